@@ -1,0 +1,3 @@
+from domeng.cli import main
+
+main()

@@ -1,0 +1,118 @@
+"""Moves, the two variants, and the typed error for an illegal move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
+from typing import NamedTuple
+
+from .tiles import TILE_COUNT, Tile, parse_tile, tile_name
+
+SEATS = 5
+"""Exactly five seats, numbered 0-4 clockwise."""
+HAND_SIZE = 5
+STONES = 25
+"""Stones in a game: never created, never destroyed."""
+
+
+class End(IntEnum):
+    """An open end of the line."""
+
+    LEFT = 0
+    RIGHT = 1
+
+    @property
+    def word(self) -> str:
+        """``"left"`` or ``"right"``, as records write it."""
+        return "left" if self is End.LEFT else "right"
+
+    @classmethod
+    def parse(cls, text: str) -> End:
+        if text == "left":
+            return cls.LEFT
+        if text == "right":
+            return cls.RIGHT
+        raise ValueError(f"unknown end {text!r} (expected 'left' or 'right')")
+
+
+class Move(NamedTuple):
+    """A tile put on the line at one end.
+
+    The first tile of a round opens the line; its end is always ``RIGHT`` and
+    means nothing. Moves are interned: ``move(t, end)`` returns the same object
+    every time.
+    """
+
+    tile: Tile
+    end: End
+
+    def __str__(self) -> str:
+        return f"{tile_name(self.tile)} {self.end.word}"
+
+
+_MOVES: tuple[tuple[Move, Move], ...] = tuple(
+    (Move(t, End.LEFT), Move(t, End.RIGHT)) for t in range(TILE_COUNT)
+)
+
+
+def move(t: Tile | str, end: End = End.RIGHT) -> Move:
+    """The move putting tile ``t`` (an index or ``"a-b"``) at ``end``."""
+    if isinstance(t, str):
+        t = parse_tile(t)
+    return _MOVES[t][end]
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here; nothing was changed."""
+
+
+class Opening(StrEnum):
+    """Variant ``opening``: how the first round of a game opens."""
+
+    DOUBLE = "double"
+    """The starter opens with the LEMPA that made them the starter (default)."""
+    FREE = "free"
+    """The starter opens with any tile."""
+
+
+class BlockPasses(StrEnum):
+    """Variant ``block_passes``: whether the passes of a blocked line cost stones."""
+
+    PENALIZED = "penalized"
+    """Everyone passes in turn, MANGUNO included, each an ordinary PASS (default)."""
+    FREE = "free"
+    """The round ends right after the MANGUNO's play; nobody passes after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variants:
+    """The rule variants of a game, with rules.md's defaults."""
+
+    opening: Opening = Opening.DOUBLE
+    block_passes: BlockPasses = BlockPasses.PENALIZED
+
+    def to_json(self) -> dict[str, str]:
+        return {"opening": self.opening.value, "block_passes": self.block_passes.value}
+
+    @classmethod
+    def from_json(cls, data: object) -> Variants:
+        """Read ``{"opening": ..., "block_passes": ...}``; both keys optional."""
+        if not isinstance(data, dict):
+            raise ValueError("variants must be an object")
+        unknown = set(data) - {"opening", "block_passes"}
+        if unknown:
+            raise ValueError(f"unknown variant {sorted(unknown)[0]!r}")
+        try:
+            opening = Opening(data.get("opening", Opening.DOUBLE.value))
+        except ValueError:
+            raise ValueError(
+                f"variant opening must be 'double' or 'free', not {data.get('opening')!r}"
+            ) from None
+        try:
+            block = BlockPasses(data.get("block_passes", BlockPasses.PENALIZED.value))
+        except ValueError:
+            raise ValueError(
+                "variant block_passes must be 'penalized' or 'free', "
+                f"not {data.get('block_passes')!r}"
+            ) from None
+        return cls(opening, block)

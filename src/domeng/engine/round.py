@@ -1,0 +1,468 @@
+"""One round of Domeng: the line, the turns, passes, stones and the round's end.
+
+A :class:`Round` is the whole state of the game while a round is played: the
+hands, the line, whose turn it is, and the stones (the table's and every
+seat's), the CAMAT and the titles, which carry on from round to round. Drive it
+with :meth:`Round.legal_moves` and :meth:`Round.play`; passes happen by
+themselves, exactly when the player in turn holds no tile that fits.
+
+>>> from domeng.engine.tiles import parse_tile, mask_of
+>>> hands = [mask_of(parse_tile(t) for t in h.split()) for h in (
+...     "6-6 6-4 5-1 3-0 2-2", "4-4 6-3 2-1 5-5 1-0", "6-5 3-2 4-3 0-0 1-1",
+...     "6-2 6-1 5-4 5-3 3-1", "6-0 5-2 5-0 4-2 4-0")]
+>>> r = Round(hands, mask_of(parse_tile(t) for t in ("4-1", "3-3", "2-0")), starter=0,
+...           opening_tile=parse_tile("6-6"))
+>>> [str(m) for m in r.legal_moves()]
+['6-6 right']
+>>> r.play(r.legal_moves()[0])
+>>> r.turn, r.ends
+(1, (6, 6))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .events import (
+    CamatElected,
+    Event,
+    Finish,
+    Passed,
+    Played,
+    Reason,
+    RoundEnd,
+    RoundEnded,
+    StonesMoved,
+)
+from .moves import HAND_SIZE, SEATS, STONES, End, IllegalMoveError, Move, Variants, move
+from .tiles import (
+    ENDS_MASK,
+    FULL_SET,
+    HIGH,
+    LOW,
+    TILE_COUNT,
+    Tile,
+    TileSet,
+    pip_total,
+    tile_name,
+    tiles_of,
+)
+
+_NEXT = (1, 2, 3, 4, 0)
+_PREV = (4, 0, 1, 2, 3)
+_DEFAULT_VARIANTS = Variants()
+
+
+def _fit_moves(t: Tile, left: int, right: int) -> tuple[Move, ...]:
+    fits_left = left in (HIGH[t], LOW[t])
+    fits_right = right in (HIGH[t], LOW[t])
+    if left == right:
+        return (move(t, End.RIGHT),) if fits_right else ()
+    return tuple(
+        move(t, end) for end, fits in ((End.LEFT, fits_left), (End.RIGHT, fits_right)) if fits
+    )
+
+
+# _FIT_MOVES[t][left * 7 + right]: the moves placing tile t on a line with those ends.
+_FIT_MOVES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+    tuple(_fit_moves(t, left, right) for left in range(7) for right in range(7))
+    for t in range(TILE_COUNT)
+)
+_OPEN_MOVE: tuple[tuple[Move, ...], ...] = tuple((move(t, End.RIGHT),) for t in range(TILE_COUNT))
+_OTHER: tuple[int, ...] = tuple(
+    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in (HIGH[t], LOW[t]) else -1
+    for t in range(TILE_COUNT)
+    for n in range(7)
+)
+"""``_OTHER[t * 7 + n]``: the half of tile t that is not n (-1 when n is not a half)."""
+_new = tuple.__new__
+_LEGAL_CACHE: dict[int, tuple[Move, ...]] = {}
+"""Legal moves by (fitting tiles of the hand, ends): at most about 120,000 entries."""
+
+
+def _moves_for(fit: TileSet, key: int) -> tuple[Move, ...]:
+    """The moves of the tiles ``fit`` on a line whose ends make ``key`` (cached)."""
+    legal = _LEGAL_CACHE.get(fit << 6 | key)
+    if legal is None:
+        found: list[Move] = []
+        for t in tiles_of(fit):
+            found += _FIT_MOVES[t][key]
+        legal = _LEGAL_CACHE[fit << 6 | key] = tuple(found)
+    return legal
+
+
+_CAPPU_STONES = {Finish.PLAIN: 1, Finish.CEKI: 3, Finish.POLLO: 5}
+_CAPPU_REASON = {
+    Finish.PLAIN: Reason.FIRST_CAPPU,
+    Finish.CEKI: Reason.CEKI,
+    Finish.POLLO: Reason.POLLO,
+}
+
+
+def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
+    """Raise ``ValueError`` unless five hands of five and three unused make the set."""
+    if len(hands) != SEATS:
+        raise ValueError(f"a deal has {SEATS} hands, not {len(hands)}")
+    seen = unused
+    if unused.bit_count() != TILE_COUNT - SEATS * HAND_SIZE:
+        raise ValueError("a deal leaves exactly 3 unused tiles")
+    for seat, hand in enumerate(hands):
+        if hand.bit_count() != HAND_SIZE:
+            raise ValueError(f"seat {seat} is dealt {hand.bit_count()} tiles, not {HAND_SIZE}")
+        if seen & hand:
+            raise ValueError(f"tile {tile_name(next(tiles_of(seen & hand)))} is dealt twice")
+        seen |= hand
+    if seen != FULL_SET:
+        raise ValueError("the deal does not hold all 28 tiles")
+
+
+class Round:
+    """The state of the game during one round (see the module's docstring)."""
+
+    __slots__ = (
+        "_legal",
+        "camat",
+        "camat_elected",
+        "dealt",
+        "events",
+        "hands",
+        "in_hands",
+        "last_mappano",
+        "left",
+        "number",
+        "opening_tile",
+        "played_seats",
+        "result",
+        "right",
+        "starter",
+        "stones",
+        "table",
+        "titles",
+        "turn",
+        "unused",
+        "variants",
+    )
+
+    def __init__(
+        self,
+        hands: Sequence[TileSet],
+        unused: TileSet,
+        *,
+        starter: int,
+        opening_tile: Tile | None = None,
+        stones: Sequence[int] = (0, 0, 0, 0, 0),
+        table: int = STONES,
+        camat: int | None = None,
+        titles: Sequence[int] = (0, 0, 0, 0, 0),
+        variants: Variants = _DEFAULT_VARIANTS,
+        number: int = 1,
+    ) -> None:
+        check_deal(hands, unused)
+        if opening_tile is not None and not hands[starter] >> opening_tile & 1:
+            raise ValueError(f"seat {starter} does not hold {tile_name(opening_tile)}")
+        if table < 0 or min(stones) < 0 or table + sum(stones) != STONES:
+            raise ValueError("stones must be 25 in all, none negative")
+        self.variants = variants
+        self.number = number
+        self.dealt: tuple[TileSet, ...] = tuple(hands)
+        self.hands: list[TileSet] = list(hands)
+        self.unused = unused
+        self.in_hands = FULL_SET & ~unused
+        self.starter = starter
+        self.opening_tile = opening_tile
+        self.left = -1
+        self.right = -1
+        self.turn: int | None = starter
+        self.played_seats = 0
+        self.last_mappano: int | None = None
+        self.stones: list[int] = list(stones)
+        self.table = table
+        self.camat = camat
+        self.titles: list[int] = list(titles)
+        self.camat_elected = False
+        self.events: list[Event] = []
+        self.result: RoundEnded | None = None
+        self._legal: tuple[Move, ...] = self._opening_moves()
+
+    # -- reading the state ------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    @property
+    def ends(self) -> tuple[int, int] | None:
+        """The numbers the line's open ends show (left, right); None before the first play."""
+        return None if self.left < 0 else (self.left, self.right)
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The moves the player in turn may make (empty once the round is over).
+
+        A tile that fits both ends gives two moves when the ends differ and one
+        (``RIGHT``) when they show the same number.
+        """
+        return self._legal
+
+    def _moves_in_turn(self) -> tuple[Move, ...]:
+        """Work out the legal moves of the seat in turn from scratch."""
+        if self.turn is None:
+            return ()
+        if self.left < 0:
+            return self._opening_moves()
+        key = self.left * 7 + self.right
+        return _moves_for(self.hands[self.turn] & ENDS_MASK[key], key)
+
+    def _opening_moves(self) -> tuple[Move, ...]:
+        if self.opening_tile is not None:
+            return _OPEN_MOVE[self.opening_tile]
+        return tuple(_OPEN_MOVE[t][0] for t in tiles_of(self.hands[self.starter]))
+
+    @property
+    def plays(self) -> list[tuple[int, Move]]:
+        """Every play of the round so far, in order: (seat, move)."""
+        return [(e.seat, move(e.tile, e.end)) for e in self.events if type(e) is Played]
+
+    def line(self) -> list[tuple[int, int]]:
+        """The line from left to right, each tile as the pair of numbers it shows."""
+        line: list[tuple[int, int]] = []
+        left = right = -1
+        for e in self.events:
+            if type(e) is not Played:
+                continue
+            t, end = e.tile, e.end
+            if left < 0:
+                left, right = HIGH[t], LOW[t]
+                line.append((left, right))
+            elif end is End.LEFT:
+                outer = LOW[t] if HIGH[t] == left else HIGH[t]
+                line.insert(0, (outer, left))
+                left = outer
+            else:
+                outer = LOW[t] if HIGH[t] == right else HIGH[t]
+                line.append((right, outer))
+                right = outer
+        return line
+
+    def next_starter(self) -> int | None:
+        """Who opens the next round: the CAMAT if any, else this round's winner."""
+        if self.result is None:
+            return None
+        return self.camat if self.camat is not None else self.result.winner
+
+    # -- changing the state -----------------------------------------------
+
+    def play(self, m: Move) -> None:
+        """Put a tile on the line; then every pass that follows happens, and the
+        round ends when the rules say so. Raises :class:`IllegalMoveError` (and
+        changes nothing) for a move the player in turn may not make.
+
+        When both ends show the same number, and for the opening tile, the end
+        does not matter and either is accepted.
+        """
+        seat = self.turn
+        if seat is None:
+            raise IllegalMoveError("the round is over")
+        legal = self._legal
+        if m not in legal:
+            m = self._normalized(m)
+            if m not in legal:
+                raise IllegalMoveError(self._why_illegal(seat, m))
+        t = m[0]
+        bit = 1 << t
+        hands = self.hands
+        hand = hands[seat] = hands[seat] & ~bit
+        in_hands = self.in_hands = self.in_hands & ~bit
+        self.played_seats |= 1 << seat
+        self.last_mappano = seat
+        left = self.left
+        if left < 0:
+            left = self.left = HIGH[t]
+            right = self.right = LOW[t]
+            mappakuling = False
+            opening = True
+        else:
+            right = self.right
+            if m[1]:
+                right = self.right = _OTHER[t * 7 + right]
+            else:
+                left = self.left = _OTHER[t * 7 + left]
+            mappakuling = left == right
+            opening = False
+        self.events.append(_new(Played, (seat, t, m[1], left, right, mappakuling, opening)))
+        if not hand:
+            self._end_cappu(seat, t, mappakuling)
+            return
+        fit = ENDS_MASK[left * 7 + right]
+        if not in_hands & fit:
+            if self.variants.block_passes == "penalized":
+                s = _NEXT[seat]
+                for _ in range(SEATS):
+                    self._pass(s, left, right)
+                    s = _NEXT[s]
+            self._end_block(seat)
+            return
+        s = _NEXT[seat]
+        while not hands[s] & fit:
+            self._pass(s, left, right)
+            s = _NEXT[s]
+        self.turn = s
+        fit &= hands[s]
+        key = left * 7 + right
+        self._legal = _LEGAL_CACHE.get(fit << 6 | key) or _moves_for(fit, key)
+
+    def _normalized(self, m: Move) -> Move:
+        """The same move with the end that counts: RIGHT for the opening tile or equal ends."""
+        if (self.left < 0 or self.left == self.right) and 0 <= m[0] < TILE_COUNT:
+            return move(m[0], End.RIGHT)
+        return m
+
+    def _why_illegal(self, seat: int, m: Move) -> str:
+        t, end = m
+        if not 0 <= t < TILE_COUNT:
+            return f"there is no tile {t}"
+        name = tile_name(t)
+        if not self.hands[seat] >> t & 1:
+            return f"seat {seat} does not hold {name}"
+        if self.left < 0:
+            return f"the round must open with {tile_name(self.opening_tile or 0)}"
+        fits = _FIT_MOVES[t][self.left * 7 + self.right]
+        if not fits:
+            return f"{name} does not fit the ends {self.left} and {self.right}"
+        return f"{name} does not fit the {end.word} end ({self.left if end == 0 else self.right})"
+
+    def _pass(self, seat: int, left: int, right: int) -> None:
+        events = self.events
+        if self.played_seats >> seat & 1:
+            amount, passebunge, reason = 1, False, Reason.PASS
+        else:
+            amount, passebunge, reason = 2, True, Reason.PASSEBUNGE
+        table = self.table
+        if table >= amount:  # the usual case: the table pays it all
+            self.table = table - amount
+            self.stones[seat] += amount
+            events.append(_new(Passed, (seat, passebunge, amount, left, right)))
+            events.append(_new(StonesMoved, (None, seat, amount, reason)))
+            return
+        giver = self.last_mappano
+        moved = self._give(seat, amount, (giver,) if giver is not None else (), reason)
+        got = 0
+        for transfer in moved:
+            got += transfer.amount
+        events.append(Passed(seat, passebunge, got, left, right))
+        events += moved
+
+    def _give(
+        self, receiver: int, amount: int, givers: Sequence[int], reason: Reason
+    ) -> list[StonesMoved]:
+        """Give ``amount`` stones to ``receiver``: the table first, then the givers in
+        order, each as much as they hold; a giver who is the receiver moves nothing.
+        What they cannot cover is not given. Returns the transfers made."""
+        stones = self.stones
+        moved: list[StonesMoved] = []
+        take = amount if amount <= self.table else self.table
+        if take:
+            self.table -= take
+            stones[receiver] += take
+            moved.append(StonesMoved(None, receiver, take, reason))
+        rest = amount - take
+        for giver in givers:
+            if not rest:
+                break
+            if giver == receiver:
+                continue
+            part = rest if rest <= stones[giver] else stones[giver]
+            if part:
+                stones[giver] -= part
+                stones[receiver] += part
+                moved.append(StonesMoved(giver, receiver, part, reason))
+                rest -= part
+        return moved
+
+    def _end_cappu(self, seat: int, t: Tile, mappakuling: bool) -> None:
+        if not mappakuling:
+            finish = Finish.PLAIN
+        elif HIGH[t] == LOW[t]:
+            finish = Finish.POLLO
+        else:
+            finish = Finish.CEKI
+        cucuq = _PREV[seat]
+        self._finish(
+            RoundEnded(
+                RoundEnd.CAPPU,
+                seat,
+                seat,
+                finish,
+                None,
+                (),
+                cucuq,
+                tuple(self.hands),
+                self.unused,
+                tuple(pip_total(h) for h in self.hands),
+            ),
+            self._give(cucuq, _CAPPU_STONES[finish], (seat,), _CAPPU_REASON[finish]),
+        )
+
+    def _end_block(self, manguno: int) -> None:
+        totals = tuple(pip_total(h) for h in self.hands)
+        limit = totals[manguno]
+        order = [(manguno + k) % SEATS for k in range(1, SEATS)]
+        mattikkeng = tuple(s for s in order if totals[s] <= limit)
+        if not mattikkeng:
+            winner = manguno
+            cucuq: int | None = _PREV[manguno]
+        else:
+            winner = min(mattikkeng, key=totals.__getitem__)
+            cucuq = None
+        ended = RoundEnded(
+            RoundEnd.BLOCK,
+            winner,
+            None,
+            None,
+            manguno,
+            mattikkeng,
+            cucuq,
+            tuple(self.hands),
+            self.unused,
+            totals,
+        )
+        if cucuq is not None:
+            moved = self._give(cucuq, 1, (manguno,), Reason.MANGUNO)
+        else:
+            single = len(mattikkeng) == 1 and totals[winner] < limit
+            givers = (winner, *(s for s in mattikkeng if s != winner))
+            moved = self._give(manguno, 5 if single else 1, givers, Reason.MATTIKKENG)
+        self._finish(ended, moved)
+
+    def _finish(self, ended: RoundEnded, moved: list[StonesMoved]) -> None:
+        self.turn = None
+        self._legal = ()
+        self.result = ended
+        self.events.append(ended)
+        self.events += moved
+        fc = ended.first_cappu
+        if fc is not None and self.table == 0 and self.stones[fc] == 0:
+            self.camat = fc
+            self.titles[fc] += 1
+            self.camat_elected = True
+            self.stones = [0] * SEATS
+            self.table = STONES
+            self.events.append(CamatElected(fc, self.titles[fc]))
+
+    # -- copies -------------------------------------------------------------
+
+    def clone(self) -> Round:
+        """An independent copy (events and plays are copied too)."""
+        c = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(c, name, getattr(self, name))
+        c.hands = self.hands[:]
+        c.stones = self.stones[:]
+        c.titles = self.titles[:]
+        c.events = self.events[:]
+        return c
+
+    def __repr__(self) -> str:
+        return (
+            f"<Round {self.number} turn={self.turn} ends={self.ends} "
+            f"stones={self.stones} table={self.table} camat={self.camat}>"
+        )
