@@ -1,0 +1,35 @@
+"""Computer players. They receive a seat's view, never the true state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Player
+from .random_player import RandomPlayer
+
+_FACTORIES: dict[str, Callable[[int | None], Player]] = {
+    "random": RandomPlayer,
+}
+
+
+def register(name: str, factory: Callable[[int | None], Player]) -> None:
+    """Make a player known by ``name`` (for example ``"expert:fast"``)."""
+    _FACTORIES[name] = factory
+
+
+def make_player(name: str, seed: int | None = None) -> Player:
+    """A new player by name, seeded for determinism."""
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        known = ", ".join(sorted(_FACTORIES))
+        raise ValueError(f"unknown player {name!r} (known: {known})") from None
+    return factory(seed)
+
+
+def player_names(*, for_people: bool = True) -> list[str]:
+    """The players one can seat; ``oracle`` only when ``for_people`` is False."""
+    return [n for n in _FACTORIES if not (for_people and n == "oracle")]
+
+
+__all__ = ["Player", "RandomPlayer", "make_player", "player_names", "register"]

@@ -1,0 +1,1 @@
+"""The sub-commands of `domeng`, one module each."""
