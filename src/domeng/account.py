@@ -1,0 +1,248 @@
+"""The running account of a round, in the game's own words.
+
+Every interface that tells a game to people (``domeng replay``, terminal play,
+the browser table) turns the engine's events into sentences here, so they all
+tell it the same way. The game's terms stay untranslated and capitalised:
+LEMPA, PASS, PASSEBUNGE, MAPPAKULING, FIRST CAPPU, CEKI, POLLO, MANGUNO,
+MATTIKKENG, CUCUQ, CAMAT.
+
+Everything here is a pure function of its arguments.
+
+>>> from domeng.engine import Passed, StonesMoved, Reason
+>>> names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+>>> describe(Passed(1, True, 2, 6, 6), names)
+'Besse cannot play — PASSEBUNGE: 2 stones'
+>>> describe(StonesMoved(None, 1, 2, Reason.PASSEBUNGE), names)
+'Besse receives 2 stones from the table — PASSEBUNGE'
+>>> narrate([Passed(1, True, 2, 6, 6), StonesMoved(None, 1, 2, Reason.PASSEBUNGE)], names)
+['Besse cannot play — PASSEBUNGE: 2 stones from the table']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domeng.engine.events import (
+    CamatElected,
+    Event,
+    Finish,
+    Passed,
+    Played,
+    Reason,
+    RoundEnd,
+    RoundEnded,
+    StonesMoved,
+)
+from domeng.engine.moves import End
+from domeng.engine.tiles import HIGH, LOW, tile_name
+
+__all__ = ["describe", "narrate", "plural", "reason_words", "transfer_source"]
+
+
+def plural(n: int, word: str = "stone") -> str:
+    """``"1 stone"``, ``"2 stones"``, ``"no stones"``.
+
+    >>> plural(1), plural(3), plural(0), plural(2, "pip")
+    ('1 stone', '3 stones', 'no stones', '2 pips')
+    """
+    if n == 0:
+        return f"no {word}s"
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+_REASON_WORDS: dict[Reason, str] = {
+    Reason.PASS: "PASS",
+    Reason.PASSEBUNGE: "PASSEBUNGE",
+    Reason.FIRST_CAPPU: "CUCUQ of a FIRST CAPPU",
+    Reason.CEKI: "CUCUQ of a CEKI",
+    Reason.POLLO: "CUCUQ of a POLLO",
+    Reason.MANGUNO: "CUCUQ of a MANGUNO without MATTIKKENG",
+    Reason.MATTIKKENG: "MANGUNO beaten by MATTIKKENG",
+}
+
+
+def reason_words(reason: Reason) -> str:
+    """Why stones moved, in the game's words.
+
+    >>> reason_words(Reason.CEKI)
+    'CUCUQ of a CEKI'
+    >>> reason_words(Reason.MATTIKKENG)
+    'MANGUNO beaten by MATTIKKENG'
+    """
+    return _REASON_WORDS[reason]
+
+
+def transfer_source(giver: int | None, names: Sequence[str]) -> str:
+    """``"from the table"`` or ``"from <giver>"``.
+
+    >>> transfer_source(None, ["A", "B", "C", "D", "E"]), transfer_source(3, "ABCDE")
+    ('from the table', 'from D')
+    """
+    return "from the table" if giver is None else f"from {names[giver]}"
+
+
+def _tile_shown(t: int, end: End, left: int, right: int) -> str:
+    """The tile as it lies on the line after the play, e.g. ``[6|3]``."""
+    high, low = HIGH[t], LOW[t]
+    if end is End.LEFT:
+        # The tile's outer half now shows at the left end.
+        inner = high if low == left else low
+        return f"[{left}|{inner}]"
+    inner = high if low == right else low
+    return f"[{inner}|{right}]"
+
+
+def _played(e: Played, names: Sequence[str]) -> str:
+    who = names[e.seat]
+    name = tile_name(e.tile)
+    if e.opening:
+        lempa = " (a LEMPA)" if HIGH[e.tile] == LOW[e.tile] else ""
+        return f"{who} opens with {name}{lempa}: the line shows {e.left} and {e.right}"
+    shown = _tile_shown(e.tile, End(e.end), e.left, e.right)
+    text = f"{who} plays {name} at the {End(e.end).word} end {shown}"
+    if e.mappakuling:
+        return f"{text} — MAPPAKULING: both ends show {e.left}"
+    return f"{text}: the line shows {e.left} and {e.right}"
+
+
+def _passed(e: Passed, names: Sequence[str], source: str = "") -> str:
+    kind = "PASSEBUNGE" if e.passebunge else "PASS"
+    got = plural(e.stones)
+    if e.stones == 0:
+        got = "no stones (none left to give)"
+    elif source:
+        got = f"{got} {source}"
+    return f"{names[e.seat]} cannot play — {kind}: {got}"
+
+
+def _moved(e: StonesMoved, names: Sequence[str]) -> str:
+    return (
+        f"{names[e.receiver]} receives {plural(e.amount)} "
+        f"{transfer_source(e.giver, names)} — {reason_words(Reason(e.reason))}"
+    )
+
+
+def _ended(e: RoundEnded, names: Sequence[str]) -> str:
+    if e.end is RoundEnd.CAPPU and e.first_cappu is not None:
+        who = names[e.first_cappu]
+        if e.finish is Finish.CEKI:
+            how = "FIRST CAPPU with a CEKI (MAPPAKULING with a tile that is not a LEMPA)"
+        elif e.finish is Finish.POLLO:
+            how = "FIRST CAPPU with a POLLO (MAPPAKULING with a LEMPA)"
+        else:
+            how = "FIRST CAPPU"
+        text = f"{who} has played every tile: {how}. {who} wins the round"
+        if e.cucuq is not None:
+            text += f"; CUCUQ: {names[e.cucuq]}"
+        return text
+    manguno = e.manguno if e.manguno is not None else e.winner
+    totals = e.pip_totals
+    text = f"The line is blocked: {names[manguno]} is MANGUNO with {plural(totals[manguno], 'pip')}"
+    if not e.mattikkeng:
+        text += f", no MATTIKKENG. {names[manguno]} wins the round"
+        if e.cucuq is not None:
+            text += f"; CUCUQ: {names[e.cucuq]}"
+        return text
+    listed = ", ".join(f"{names[s]} ({plural(totals[s], 'pip')})" for s in e.mattikkeng)
+    word = "MATTIKKENG" if len(e.mattikkeng) == 1 else f"{len(e.mattikkeng)} MATTIKKENG"
+    return f"{text}; {word}: {listed}. {names[e.winner]} wins the round"
+
+
+def _camat(e: CamatElected, names: Sequence[str]) -> str:
+    title = "title" if e.titles == 1 else "titles"
+    return (
+        f"{names[e.seat]} is elected CAMAT ({e.titles} {title}); all 25 stones go back to the table"
+    )
+
+
+def describe(event: Event, names: Sequence[str]) -> str:
+    """One engine event as one sentence for people (no final full stop).
+
+    ``names`` holds the five players' names, seat 0 first.
+
+    >>> from domeng.engine import (Played, Passed, StonesMoved, RoundEnded, CamatElected,
+    ...     Reason, RoundEnd, Finish, End, parse_tile)
+    >>> names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+    >>> describe(Played(0, parse_tile("6-6"), End.RIGHT, 6, 6, False, True), names)
+    'Andi opens with 6-6 (a LEMPA): the line shows 6 and 6'
+    >>> describe(Played(1, parse_tile("6-3"), End.RIGHT, 6, 3, False, False), names)
+    'Besse plays 6-3 at the right end [6|3]: the line shows 6 and 3'
+    >>> describe(Played(2, parse_tile("6-3"), End.LEFT, 3, 3, True, False), names)
+    'Cicci plays 6-3 at the left end [3|6] — MAPPAKULING: both ends show 3'
+    >>> describe(Passed(3, False, 1, 3, 3), names)
+    'Daeng cannot play — PASS: 1 stone'
+    >>> describe(Passed(3, False, 0, 3, 3), names)
+    'Daeng cannot play — PASS: no stones (none left to give)'
+    >>> describe(StonesMoved(0, 4, 3, Reason.CEKI), names)
+    'Emba receives 3 stones from Andi — CUCUQ of a CEKI'
+    >>> hands = (0, 0, 0, 0, 0)
+    >>> describe(RoundEnded(RoundEnd.CAPPU, 0, 0, Finish.CEKI, None, (), 4, hands, 0,
+    ...     (0, 7, 9, 12, 3)), names)  # doctest: +NORMALIZE_WHITESPACE
+    'Andi has played every tile: FIRST CAPPU with a CEKI (MAPPAKULING with a tile that
+     is not a LEMPA). Andi wins the round; CUCUQ: Emba'
+    >>> print(describe(RoundEnded(RoundEnd.BLOCK, 1, None, None, 1, (), 0, hands, 0,
+    ...     (9, 8, 10, 12, 11)), names))  # doctest: +NORMALIZE_WHITESPACE
+    The line is blocked: Besse is MANGUNO with 8 pips, no MATTIKKENG.
+    Besse wins the round; CUCUQ: Andi
+    >>> print(describe(RoundEnded(RoundEnd.BLOCK, 3, None, None, 1, (3, 4), None, hands, 0,
+    ...     (9, 8, 10, 5, 8)), names))  # doctest: +NORMALIZE_WHITESPACE
+    The line is blocked: Besse is MANGUNO with 8 pips; 2 MATTIKKENG: Daeng (5 pips),
+    Emba (8 pips). Daeng wins the round
+    >>> describe(CamatElected(2, 1), names)
+    'Cicci is elected CAMAT (1 title); all 25 stones go back to the table'
+    """
+    if isinstance(event, Played):
+        return _played(event, names)
+    if isinstance(event, Passed):
+        return _passed(event, names)
+    if isinstance(event, StonesMoved):
+        return _moved(event, names)
+    if isinstance(event, RoundEnded):
+        return _ended(event, names)
+    return _camat(event, names)
+
+
+def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """The events as sentences, a pass told together with the stones it brought.
+
+    A ``Passed`` event is followed by the ``StonesMoved`` events that paid it;
+    when the table paid it all they fold into the pass's sentence ("2 stones
+    from the table"); when a LAST MAPPANO had to give, each transfer gets its
+    own sentence after the pass.
+
+    >>> from domeng.engine import Passed, StonesMoved, Reason
+    >>> names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+    >>> narrate([Passed(1, False, 1, 6, 2), StonesMoved(None, 1, 1, Reason.PASS)], names)
+    ['Besse cannot play — PASS: 1 stone from the table']
+    >>> narrate([Passed(1, False, 1, 6, 2), StonesMoved(0, 1, 1, Reason.PASS)], names)
+    ['Besse cannot play — PASS: 1 stone from Andi']
+    >>> for line in narrate([Passed(2, True, 2, 6, 2), StonesMoved(None, 2, 1,
+    ...         Reason.PASSEBUNGE), StonesMoved(0, 2, 1, Reason.PASSEBUNGE)], names):
+    ...     print(line)
+    Cicci cannot play — PASSEBUNGE: 2 stones
+    Cicci receives 1 stone from the table — PASSEBUNGE
+    Cicci receives 1 stone from Andi — PASSEBUNGE
+    """
+    lines: list[str] = []
+    i = 0
+    while i < len(events):
+        e = events[i]
+        i += 1
+        if not isinstance(e, Passed):
+            lines.append(describe(e, names))
+            continue
+        paid: list[StonesMoved] = []
+        while i < len(events):
+            nxt = events[i]
+            if not isinstance(nxt, StonesMoved) or nxt.receiver != e.seat:
+                break
+            if nxt.reason not in (Reason.PASS, Reason.PASSEBUNGE):
+                break
+            paid.append(nxt)
+            i += 1
+        if len(paid) == 1:
+            lines.append(_passed(e, names, transfer_source(paid[0].giver, names)))
+        else:
+            lines.append(_passed(e, names))
+            lines.extend(_moved(m, names) for m in paid)
+    return lines
