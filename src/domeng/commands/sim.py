@@ -1,0 +1,227 @@
+"""`domeng sim`: a tournament of computer players, duplicate play with seat rotation."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from domeng.engine import SEATS, BlockPasses, Opening, Variants
+from domeng.sim import DEFAULT_GAME_ROUNDS, PlayerError, Settings, Summary, default_workers, run
+
+_HELP_EPILOG = """\b
+How rounds count: --rounds N is the number of rounds every entry plays (all
+five play every round), a multiple of 5. The N/5 deals are grouped in games of
+--rounds-per-game deals (the last game may be shorter); stones, the CAMAT and
+its titles carry over from round to round within a game. Every game is played
+five times, once per seat rotation, with the same deals, so every entry holds
+every hand (duplicate play). The 95% intervals treat each game (its five
+rotations together) as one independent unit.
+"""
+
+
+def _parse_players(value: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in value.split(","))
+    if any(not n for n in names):
+        raise click.BadParameter(f"empty player name in {value!r}", param_hint="'--players'")
+    return names
+
+
+@click.command("sim", epilog=_HELP_EPILOG)
+@click.option(
+    "--players",
+    "players",
+    required=True,
+    metavar="A,B,C,D,E",
+    help="The five entries, comma-separated, e.g. expert,basic,basic,basic,basic.",
+)
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=SEATS),
+    default=1000,
+    show_default=True,
+    help="Rounds every entry plays: a multiple of 5 (each deal in all 5 rotations).",
+)
+@click.option(
+    "--seed", type=int, default=1, show_default=True, help="Seed of all deals and players."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: all cores).",
+)
+@click.option(
+    "--rounds-per-game",
+    "game_rounds",
+    type=click.IntRange(min=1),
+    default=DEFAULT_GAME_ROUNDS,
+    show_default=True,
+    help="Deals per game (stones and CAMAT carry over within a game).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
+@click.option(
+    "--record",
+    "record_dir",
+    type=click.Path(file_okay=False, writable=True),
+    default=None,
+    help="Write every game (each rotation) as a domeng.record/1 file in this folder.",
+)
+@click.option(
+    "--opening",
+    type=click.Choice([o.value for o in Opening]),
+    default=Opening.DOUBLE.value,
+    show_default=True,
+    help="Variant: how the first round of a game opens.",
+)
+@click.option(
+    "--block-passes",
+    type=click.Choice([b.value for b in BlockPasses]),
+    default=BlockPasses.PENALIZED.value,
+    show_default=True,
+    help="Variant: whether the passes of a blocked line cost stones.",
+)
+def command(
+    players: str,
+    rounds: int,
+    seed: int,
+    workers: int | None,
+    game_rounds: int,
+    as_json: bool,
+    record_dir: str | None,
+    opening: str,
+    block_passes: str,
+) -> None:
+    """Play computer players against each other and show how each fared.
+
+    Example: domeng sim --players expert,basic,basic,basic,basic --rounds 2000
+    --seed 1 --workers 2
+    """
+    names = _parse_players(players)
+    if rounds % SEATS:
+        raise click.BadParameter(
+            f"{rounds} is not a multiple of {SEATS} (each deal is played in all {SEATS} "
+            "seat rotations)",
+            param_hint="'--rounds'",
+        )
+    settings = Settings(
+        names=names,
+        rounds=rounds,
+        seed=seed,
+        game_rounds=game_rounds,
+        variants=Variants(Opening(opening), BlockPasses(block_passes)),
+        record_dir=record_dir,
+    )
+    try:
+        settings.check()
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--players'") from None
+    if record_dir is not None:
+        try:
+            import domeng.engine.record  # noqa: F401
+        except ImportError:
+            raise click.ClickException("--record needs domeng.engine.record") from None
+    n_workers = workers or default_workers()
+    err = Console(stderr=True)
+    started = time.perf_counter()
+    try:
+        if err.is_terminal:
+            with Progress(
+                TextColumn("[bold]domeng sim"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("rounds per rotation"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
+            ) as bar:
+                job = bar.add_task("sim", total=rounds)
+                summary = run(settings, n_workers, lambda n: bar.advance(job, n))
+        else:
+            summary = run(settings, n_workers)
+    except PlayerError as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write records: {exc}") from None
+    seconds = time.perf_counter() - started
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), indent=2))
+    else:
+        _print_table(summary, seconds, n_workers)
+
+
+def _fmt(x: float, digits: int = 3) -> str:
+    return f"{x:.{digits}f}"
+
+
+def _print_table(summary: Summary, seconds: float, workers: int) -> None:
+    s = summary.settings
+    out = Console(file=sys.stdout, width=max(100, Console().width))
+    title = (
+        f"{s.rounds} rounds per entry: {s.rounds // SEATS} deals x {SEATS} rotations, "
+        f"{summary.games} games of up to {s.game_rounds} deals; seed {s.seed}; "
+        f"opening {s.variants.opening.value}, block passes {s.variants.block_passes.value}"
+    )
+    table = Table(title=title, title_justify="left")
+    table.add_column("", style="bold", no_wrap=True)
+    for i, e in enumerate(summary.entries):
+        table.add_column(f"{i + 1}. {e.name}", justify="right")
+    docs = [e.to_json() for e in summary.entries]
+
+    def row(label: str, cell: object) -> None:
+        table.add_row(label, *(str(cell(d)) if callable(cell) else str(cell) for d in docs))
+
+    def ci(key: str) -> object:
+        def cell(d: dict[str, object]) -> str:
+            v = d[key]
+            if isinstance(v, list):
+                return f"{v[0]:.3f} - {v[1]:.3f}"
+            return "-"
+
+        return cell
+
+    def num(key: str, digits: int = 3) -> object:
+        def cell(d: dict[str, object]) -> str:
+            v = d[key]
+            return _fmt(v, digits) if isinstance(v, float) else str(v)
+
+        return cell
+
+    row("rounds", num("rounds"))
+    row("stones received / round", num("stones_per_round"))
+    row("  95% interval", ci("stones_per_round_ci95"))
+    row("stones given / round", num("given_per_round"))
+    row("net stones / round", num("net_stones_per_round"))
+    row("  95% interval", ci("net_stones_per_round_ci95"))
+    row("CAMAT titles / 100 rounds", num("camat_per_100_rounds", 2))
+    row("CAMAT titles", num("camat"))
+    row("rounds won", num("wins"))
+    row("win rate", num("win_rate"))
+    row("FIRST CAPPU", num("first_cappu"))
+    row("  CEKI", num("ceki"))
+    row("  POLLO", num("pollo"))
+    row("MANGUNO", num("manguno"))
+    row("MATTIKKENG", num("mattikkeng"))
+    row("passes / round", num("passes_per_round"))
+    row("  PASSEBUNGE / round", num("passebunge_per_round"))
+    row("think ms / move", num("ms_per_move", 2))
+    out.print(table)
+    out.print(
+        f"{s.rounds} rounds in {seconds:.1f} s on {workers} worker(s) "
+        f"({s.rounds / seconds if seconds else 0:.0f} rounds/s). Stones are those "
+        "received from the table or other seats; passes include PASSEBUNGE; think time "
+        "counts only moves with a choice."
+    )

@@ -1,0 +1,212 @@
+"""A tournament: its tasks spread over worker processes, then summed up per entry.
+
+The results do not depend on the number of workers: every task is seeded from
+``(seed, game, rotation)`` alone (see :mod:`domeng.sim.plan`), and the tallies
+are summed in task order whatever order the tasks finish in.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+
+from domeng.bots import make_player
+from domeng.engine import SEATS, Variants
+
+from .plan import Task, game_sizes, plan
+from .runner import Tally, TaskResult, play_task
+from .stats import cluster_mean_ci
+
+DEFAULT_GAME_ROUNDS = 20
+"""Deals per game: long enough for CAMAT elections (one every 7 or 8 rounds or so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What to play: the entries, how many rounds, in games of how many deals."""
+
+    names: tuple[str, ...]
+    rounds: int
+    seed: int = 1
+    game_rounds: int = DEFAULT_GAME_ROUNDS
+    variants: Variants = field(default_factory=Variants)
+    record_dir: str | None = None
+
+    def check(self) -> None:
+        """Raise ``ValueError`` with a clear message for anything that cannot be played."""
+        if len(self.names) != SEATS:
+            raise ValueError(
+                f"a table has exactly {SEATS} players, not {len(self.names)} "
+                f"(got {','.join(self.names) or 'none'})"
+            )
+        for name in self.names:
+            make_player(name, 0)  # raises ValueError naming the known players
+        game_sizes(self.rounds, self.game_rounds)  # raises for bad numbers
+
+    def tasks(self) -> list[Task]:
+        return plan(
+            self.names, self.rounds, self.game_rounds, self.seed, self.variants, self.record_dir
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EntryResult:
+    """One entry's figures over the whole tournament (``to_json`` gives the JSON keys)."""
+
+    name: str
+    tally: Tally
+    stones_per_round: float
+    stones_per_round_ci95: tuple[float, float] | None
+    net_stones_per_round: float
+    net_stones_per_round_ci95: tuple[float, float] | None
+
+    def to_json(self) -> dict[str, object]:
+        t = self.tally
+        n = t.rounds
+        ms = 1000.0 * t.think_seconds / t.decisions if t.decisions else 0.0
+        return {
+            "name": self.name,
+            "rounds": n,
+            "stones_per_round": self.stones_per_round,
+            "stones_per_round_ci95": _pair(self.stones_per_round_ci95),
+            "given_per_round": t.given / n,
+            "net_stones_per_round": self.net_stones_per_round,
+            "net_stones_per_round_ci95": _pair(self.net_stones_per_round_ci95),
+            "camat": t.camat,
+            "camat_per_100_rounds": 100.0 * t.camat / n,
+            "wins": t.wins,
+            "win_rate": t.wins / n,
+            "first_cappu": t.first_cappu,
+            "ceki": t.ceki,
+            "pollo": t.pollo,
+            "manguno": t.manguno,
+            "mattikkeng": t.mattikkeng,
+            "passes": t.passes,
+            "passes_per_round": t.passes / n,
+            "passebunge": t.passebunge,
+            "passebunge_per_round": t.passebunge / n,
+            "moves": t.moves,
+            "decisions": t.decisions,
+            "ms_per_move": ms,
+        }
+
+
+def _pair(ci: tuple[float, float] | None) -> list[float] | None:
+    return None if ci is None else [ci[0], ci[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    settings: Settings
+    games: int
+    entries: list[EntryResult]
+    seconds: float = 0.0
+    """Wall time of the run (not deterministic)."""
+
+    def to_json(self) -> dict[str, object]:
+        s = self.settings
+        return {
+            "players": [e.to_json() for e in self.entries],
+            "rounds": s.rounds,
+            "games": self.games,
+            "rounds_per_game": s.game_rounds,
+            "rotations": SEATS,
+            "seed": s.seed,
+            "variants": s.variants.to_json(),
+        }
+
+
+def summarize(settings: Settings, results: Sequence[TaskResult]) -> Summary:
+    """Sum the tasks' tallies per entry; intervals over games (all rotations together)."""
+    ordered = sorted(results, key=lambda r: r.index)
+    games = sorted({r.game for r in ordered})
+    entries: list[EntryResult] = []
+    for e, name in enumerate(settings.names):
+        total = Tally()
+        per_game: dict[int, Tally] = {g: Tally() for g in games}
+        for res in ordered:
+            total.add(res.tallies[e])
+            per_game[res.game].add(res.tallies[e])
+        sizes = [per_game[g].rounds for g in games]
+        mean, ci = cluster_mean_ci([float(per_game[g].received) for g in games], sizes)
+        net, net_ci = cluster_mean_ci(
+            [float(per_game[g].received - per_game[g].given) for g in games], sizes
+        )
+        entries.append(EntryResult(name, total, mean, ci, net, net_ci))
+    return Summary(settings, len(games), entries)
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+def run(
+    settings: Settings,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
+    """Play the tournament on ``workers`` processes (1: in this process).
+
+    ``progress`` is called with the number of rounds each finished task played.
+    """
+    settings.check()
+    if settings.record_dir is not None:
+        os.makedirs(settings.record_dir, exist_ok=True)
+    tasks = settings.tasks()
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, not {workers}")
+    results: list[TaskResult] = []
+    if workers == 1 or len(tasks) == 1:
+        for task in tasks:
+            results.append(play_task(task))
+            if progress:
+                progress(task.deals)
+    else:
+        results = _run_pool(tasks, min(workers, len(tasks)), progress)
+    return summarize(settings, results)
+
+
+def _run_pool(
+    tasks: list[Task], workers: int, progress: Callable[[int], None] | None
+) -> list[TaskResult]:
+    # fork where the platform has it: workers start at once, with the players registered.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+    context = multiprocessing.get_context(method)
+    results: list[TaskResult] = []
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # Keep a bounded number of tasks in flight so that an error stops early.
+        pending: set[Future[TaskResult]] = set()
+        deals: dict[Future[TaskResult], int] = {}
+        queue = iter(tasks)
+        try:
+            for task in queue:
+                f = pool.submit(play_task, task)
+                pending.add(f)
+                deals[f] = task.deals
+                while len(pending) >= 2 * workers:
+                    pending = _collect(pending, deals, results, progress)
+            while pending:
+                pending = _collect(pending, deals, results, progress)
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
+    return results
+
+
+def _collect(
+    pending: set[Future[TaskResult]],
+    deals: dict[Future[TaskResult], int],
+    results: list[TaskResult],
+    progress: Callable[[int], None] | None,
+) -> set[Future[TaskResult]]:
+    done, rest = wait(pending, return_when=FIRST_COMPLETED)
+    for f in done:
+        results.append(f.result())
+        if progress:
+            progress(deals.pop(f))
+    return rest
