@@ -1,9 +1,237 @@
-"""`domeng replay` (being written)."""
+"""`domeng replay RECORD [--json]`: replay a game record and tell it.
+
+With ``--json`` it prints exactly the document of record.md (``replay_summary``);
+without, the same game told for people, round by round. An invalid record
+prints one line on standard error naming the round, the play and the reason,
+nothing on standard output, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 
 import click
 
+from domeng.account import describe, narrate, plural
+from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
+from domeng.engine.game import Game
+from domeng.engine.moves import SEATS, End
+from domeng.engine.record import RecordError, load_record, loads_record, replay_summary
+from domeng.engine.round import Round
+from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_of
+
+EXIT_INVALID = 2
+"""Exit status for an invalid record (record.md)."""
+
+# -- the --json document ----------------------------------------------------
+
+
+def format_summary(summary: dict[str, object]) -> str:
+    """The replay document as JSON text laid out like record.md: one key a line in
+    each round, short values on that line."""
+
+    def dumps(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    rounds = summary["rounds"]
+    assert isinstance(rounds, list)
+    out = ["{", '  "rounds": [' if rounds else '  "rounds": [],']
+    for i, rd in enumerate(rounds):
+        assert isinstance(rd, dict)
+        out.append("    {")
+        items = list(rd.items())
+        for k, (key, value) in enumerate(items):
+            if key == "passes" and value:
+                assert isinstance(value, list)
+                out.append(f"      {dumps(key)}: [")
+                out += [
+                    f"        {dumps(p)}{',' if j < len(value) - 1 else ''}"
+                    for j, p in enumerate(value)
+                ]
+                out.append("      ]" + ("," if k < len(items) - 1 else ""))
+            else:
+                comma = "," if k < len(items) - 1 else ""
+                out.append(f"      {dumps(key)}: {dumps(value)}{comma}")
+        out.append("    }" + ("," if i < len(rounds) - 1 else ""))
+    if rounds:
+        out.append("  ],")
+    out.append(f'  "next_starter": {dumps(summary["next_starter"])}')
+    out.append("}")
+    return "\n".join(out)
+
+
+# -- the telling for people -------------------------------------------------
+
+
+def _tiles(mask: TileSet) -> str:
+    tiles = sorted(tiles_of(mask), reverse=True)
+    return " ".join(tile_name(t) for t in tiles) if tiles else "(none)"
+
+
+def _line_text(line: Sequence[tuple[int, int]]) -> str:
+    return "".join(f"[{a}|{b}]" for a, b in line)
+
+
+def _grow(line: list[tuple[int, int]], e: Played) -> None:
+    """Put the played tile on the line as the engine does (the first tile higher half left)."""
+    t = e.tile
+    if e.opening:
+        line.append((HIGH[t], LOW[t]))
+    elif End(e.end) is End.LEFT:
+        inner = HIGH[t] if LOW[t] == e.left else LOW[t]
+        line.insert(0, (e.left, inner))
+    else:
+        inner = HIGH[t] if LOW[t] == e.right else LOW[t]
+        line.append((inner, e.right))
+
+
+def _stones_text(stones: Sequence[int], table: int, names: Sequence[str]) -> str:
+    each = ", ".join(f"{names[s]} {stones[s]}" for s in range(SEATS))
+    return f"stones: {each}; table {table}"
+
+
+def _why_starts(game: Game, r: Round, names: Sequence[str]) -> str:
+    who = names[r.starter]
+    if r.number == 1:
+        lempa = next(
+            tile_name(t) for t in sorted(tiles_of(r.dealt[r.starter]), reverse=True) if t in _LEMPA
+        )
+        how = f"opens with {lempa}" if r.opening_tile is not None else "opens with any tile"
+        return f"{who} starts (the highest LEMPA dealt, {lempa}) and {how}"
+    if r.camat is not None and r.camat == r.starter:
+        return f"{who} starts as CAMAT, with any tile"
+    return f"{who} starts as the winner of round {r.number - 1}, with any tile"
+
+
+_LEMPA = frozenset(t for t in range(28) if HIGH[t] == LOW[t] and HIGH[t] >= 3)
+
+
+def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[str]:
+    out = [f"Round {r.number}", "=" * len(f"Round {r.number}")]
+    out.append(_why_starts(game, r, names) + ".")
+    out.append("Deal:")
+    for s in range(SEATS):
+        out.append(f"  {names[s]:<{width}}  {_tiles(r.dealt[s])}")
+    out.append(f"  {'unused':<{width}}  {_tiles(r.unused)}")
+    out.append("Play:")
+    line: list[tuple[int, int]] = []
+    events: list[Event] = r.events
+    i = 0
+    plays = 0
+    while i < len(events):
+        e = events[i]
+        if isinstance(e, Played):
+            plays += 1
+            _grow(line, e)
+            out.append(f"  {plays:>2}. {describe(e, names)}.")
+            out.append(f"      line: {_line_text(line)}")
+            i += 1
+            continue
+        if isinstance(e, Passed):
+            j = i + 1
+            while j < len(events) and isinstance(events[j], StonesMoved):
+                j += 1
+            out += [f"      {text}." for text in narrate(events[i:j], names)]
+            i = j
+            continue
+        break
+    if r.result is None:
+        turn = r.turn if r.turn is not None else r.starter
+        out.append(f"The round is not finished: {names[turn]} is in turn.")
+        out.append(
+            f"After {plays} {'play' if plays == 1 else 'plays'}: " + _standing_line(r, names)
+        )
+        return out
+    out.append("End:")
+    ended: RoundEnded = r.result
+    for e in events[i:]:
+        if isinstance(e, RoundEnded):
+            out.append(f"  {describe(e, names)}.")
+            out.append("  Unplayed tiles:")
+            for s in range(SEATS):
+                hand = ended.hands[s]
+                shown = f"{_tiles(hand)} ({plural(pip_total(hand), 'pip')})" if hand else "-"
+                out.append(f"    {names[s]:<{width}}  {shown}")
+        elif isinstance(e, StonesMoved | CamatElected):
+            out.append(f"  {describe(e, names)}.")
+    if not any(isinstance(e, StonesMoved) for e in events[i:]):
+        out.append("  No stones move: there are none left to give.")
+    out.append(f"After round {r.number}: " + _standing_line(r, names))
+    return out
+
+
+def _standing_line(r: Round, names: Sequence[str]) -> str:
+    camat = names[r.camat] if r.camat is not None else "none"
+    return f"{_stones_text(r.stones, r.table, names)}; CAMAT: {camat}."
+
+
+def tell(game: Game, players: Sequence[str]) -> str:
+    """The game told for people, round by round, with the standings at the end."""
+    names = list(players)
+    width = max(len(n) for n in [*names, "unused"])
+    v = game.variants
+    out = [
+        f"Domeng: {plural(len(game.rounds), 'round')}; variants: opening {v.opening.value}, "
+        f"block_passes {v.block_passes.value}.",
+        "Players: " + ", ".join(f"{names[s]} (seat {s})" for s in range(SEATS)) + ".",
+    ]
+    for r in game.rounds:
+        out.append("")
+        out += _tell_round(game, r, names, width)
+    out += ["", "Standings", "========="]
+    stones, titles = game.stones, game.titles
+    for s in range(SEATS):
+        mark = "  CAMAT" if game.camat == s else ""
+        out.append(
+            f"  {names[s]:<{width}}  {plural(stones[s]):>10}  "
+            f"{titles[s]} CAMAT {'title' if titles[s] == 1 else 'titles'}{mark}"
+        )
+    out.append(f"  {'table':<{width}}  {plural(game.table):>10}")
+    nxt = game.next_starter()
+    if nxt is not None:
+        out.append(f"Next to start: {names[nxt]}.")
+    elif game.rounds:
+        out.append("The last round is not finished.")
+    return "\n".join(out)
+
+
+# -- the command ------------------------------------------------------------
+
+
+def _fail(message: str, status: int) -> None:
+    click.echo(f"domeng replay: {' '.join(message.split())}", err=True)
+    sys.exit(status)
+
 
 @click.command("replay")
-def command() -> None:
-    """Not written yet."""
-    raise click.ClickException("domeng replay is not written yet")
+@click.argument("record", type=click.Path(path_type=Path, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print record.md's JSON document instead.")
+def command(record: Path, as_json: bool) -> None:
+    """Replay the game RECORD (a domeng.record/1 file; - reads standard input) and tell it.
+
+    An invalid record prints one line naming the round, the play and the reason
+    on standard error and exits with status 2.
+    """
+    try:
+        if os.fspath(record) == "-":
+            game, players = loads_record(sys.stdin.buffer.read())
+        else:
+            game, players = load_record(record)
+        text = format_summary(replay_summary(game)) if as_json else tell(game, players)
+    except RecordError as exc:
+        _fail(str(exc), EXIT_INVALID)
+        return
+    except Exception as exc:  # never a traceback, even for a bug
+        _fail(f"internal error: {type(exc).__name__}: {exc}", 1)
+        return
+    try:
+        click.echo(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())

@@ -45,6 +45,7 @@ __all__ = [
     "dumps_record",
     "game_from_record",
     "load_record",
+    "loads_record",
     "record_of",
     "replay_summary",
     "save_record",
@@ -224,16 +225,18 @@ def load_record(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise RecordError(f"cannot read {os.fspath(path)}: {why}") from None
-    return game_from_record(_decode(data))
+    return loads_record(data)
 
 
-def _decode(data: bytes) -> object:
-    """Decode a record's bytes (UTF-8, a BOM allowed) and parse its JSON."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
-    return _parse_json(text)
+def loads_record(data: bytes | str) -> tuple[Game, list[str]]:
+    """Parse a record's text (bytes: UTF-8, a BOM allowed) and replay it, like
+    :func:`load_record`."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
+    return game_from_record(_parse_json(data))
 
 
 def _is_int(value: object) -> bool:
