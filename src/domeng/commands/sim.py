@@ -128,11 +128,6 @@ def command(
         settings.check()
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--players'") from None
-    if record_dir is not None:
-        try:
-            import domeng.engine.record  # noqa: F401
-        except ImportError:
-            raise click.ClickException("--record needs domeng.engine.record") from None
     n_workers = workers or default_workers()
     err = Console(stderr=True)
     started = time.perf_counter()
@@ -142,7 +137,7 @@ def command(
                 TextColumn("[bold]domeng sim"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("rounds per rotation"),
+                TextColumn("rounds"),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=err,
