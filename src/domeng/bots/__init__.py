@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Player
+from .expert import LEVELS, ExpertPlayer, expert_factory
+from .oracle import OraclePlayer
 from .random_player import RandomPlayer
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
@@ -32,4 +34,16 @@ def player_names(*, for_people: bool = True) -> list[str]:
     return [n for n in _FACTORIES if not (for_people and n == "oracle")]
 
 
-__all__ = ["Player", "RandomPlayer", "make_player", "player_names", "register"]
+for _level in LEVELS:
+    register(_level, expert_factory(_level))
+register("oracle", OraclePlayer)
+
+__all__ = [
+    "ExpertPlayer",
+    "OraclePlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+    "player_names",
+    "register",
+]

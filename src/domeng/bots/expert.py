@@ -1,0 +1,179 @@
+"""``expert``: information-set Monte Carlo search that never peeks.
+
+How it thinks, for every move with more than one choice:
+
+1. **Guess the hidden tiles.** A :class:`~domeng.bots.sampling.DealSampler`
+   places the tiles the seat cannot see into the other hands and the 3 unused
+   tiles, uniformly among the placements that agree with everything the seat
+   has seen (hand sizes, every pass, the first round's starter).
+2. **Play each move out.** For each guess (a determinization) every legal move
+   is tried on a copy of the round and the round is played to its end with a
+   fast heuristic policy for all seats (:mod:`domeng.bots.rollout`). The same
+   guess and the same random stream serve every move (common random numbers),
+   so the comparison between moves is sharp.
+3. **Spend more on the contenders.** Play-outs come in stages (successive
+   halving): after each stage the weaker half of the moves is dropped and the
+   survivors get the next stage's play-outs.
+4. **Value** a finished round by the game's objective
+   (:class:`~domeng.bots.rollout.Objective`): the net change of the seat's
+   stones, a big bonus for its own CAMAT election, a malus for another's.
+
+Determinism: the budget that counts is a number of play-outs (``playouts``);
+the random stream is seeded from the player's seed and the position, so the
+same seed and the same view give the same move. The time limit (``max_seconds``)
+is only a safety cap: if it cuts a search short (a very slow machine), that
+move may differ from run to run. At the shipped levels it is not reached on
+this machine class.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from domeng.engine import Move, Round, SeatView, determinize
+
+from .base import Player
+from .rollout import DEFAULT_OBJECTIVE, DEFAULT_WEIGHTS, Objective, Weights, play_out, round_value
+from .sampling import DealSampler, NoConsistentDeal
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A thinking budget."""
+
+    name: str
+    playouts: int
+    """Play-outs per move decision (all legal moves together): the budget that counts."""
+    max_seconds: float
+    """Safety cap on the thinking time per move."""
+
+
+LEVELS: dict[str, Level] = {
+    "expert:fast": Level("expert:fast", 300, 0.25),
+    "expert": Level("expert", 2000, 0.95),
+    "expert:strong": Level("expert:strong", 8000, 4.0),
+}
+
+
+def position_seed(seed: int, v: SeatView) -> str:
+    """A seed for one decision: the player's seed and everything the view shows."""
+    return f"{seed}|{v.seat}|{v.number}|{v.starter}|{v.hand}|{v.plays}|{v.stones}|{v.table}"
+
+
+def search(
+    worlds: list[Round],
+    moves: tuple[Move, ...],
+    seat: int,
+    rng: random.Random,
+    playouts: int,
+    deadline: float,
+    new_world: Callable[[], Round] | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    objective: Objective = DEFAULT_OBJECTIVE,
+) -> Move:
+    """Pick among ``moves`` by play-outs from the determinized ``worlds``.
+
+    Successive halving: stage by stage, every surviving move is played out in
+    the next worlds, then the weaker half is dropped. ``worlds`` is extended
+    with ``new_world()`` (a callable) when it runs short.
+    """
+    alive = list(range(len(moves)))
+    totals = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    stages = max(1, (len(moves) - 1).bit_length())
+    used = 0
+    w_index = 0
+    for stage in range(stages):
+        left = playouts - used
+        per_move = max(1, left // ((stages - stage) * len(alive)))
+        for _ in range(per_move):
+            if w_index >= len(worlds):
+                if new_world is None:
+                    w_index = 0
+                else:
+                    worlds.append(new_world())
+            base = worlds[w_index]
+            w_index += 1
+            since = len(base.events)
+            state = rng.getstate()
+            for i in alive:
+                rng.setstate(state)
+                r = base.clone()
+                r.play(moves[i])
+                play_out(r, rng, weights)
+                totals[i] += round_value(r, seat, since, objective)
+                counts[i] += 1
+            used += len(alive)
+            if time.perf_counter() > deadline:
+                break
+        if time.perf_counter() > deadline:
+            break
+        if len(alive) > 1 and stage < stages - 1:
+            alive.sort(key=lambda i: -totals[i] / counts[i])
+            alive = alive[: max(1, (len(alive) + 1) // 2)]
+    # The survivors of the last stage have the most play-outs; the best of them wins.
+    top = max(counts)
+    contenders = [i for i in range(len(moves)) if counts[i] == top]
+    best = max(contenders, key=lambda i: totals[i] / counts[i])
+    return moves[best]
+
+
+class ExpertPlayer(Player):
+    """Information-set Monte Carlo search over guesses of the hidden tiles."""
+
+    sees_all = False
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        level: Level = LEVELS["expert"],
+        *,
+        weights: Weights = DEFAULT_WEIGHTS,
+        objective: Objective = DEFAULT_OBJECTIVE,
+    ) -> None:
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.level = level
+        self.name = level.name
+        self.weights = weights
+        self.objective = objective
+
+    def choose(self, view: SeatView) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        if not moves:
+            raise ValueError(f"seat {view.seat} is not in turn or cannot play")
+        start = time.perf_counter()
+        rng = random.Random(position_seed(self.seed, view))
+        try:
+            sampler = DealSampler(view)
+        except NoConsistentDeal:
+            sampler = DealSampler(view, use_opening=False)
+
+        def new_world() -> Round:
+            hands, unused = sampler.sample(rng)
+            return determinize(view, hands, unused)
+
+        return search(
+            [],
+            moves,
+            view.seat,
+            rng,
+            self.level.playouts,
+            start + self.level.max_seconds,
+            new_world,
+            self.weights,
+            self.objective,
+        )
+
+
+def expert_factory(level_name: str) -> Callable[[int | None], Player]:
+    """A factory ``seed -> ExpertPlayer`` for the registry."""
+
+    def make(seed: int | None = None) -> ExpertPlayer:
+        return ExpertPlayer(seed, LEVELS[level_name])
+
+    return make
