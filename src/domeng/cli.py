@@ -20,6 +20,7 @@ def _register() -> None:
     for module in (play, replay):
         main.add_command(module.command)
     main.add_command(__import__("domeng.commands.sim", fromlist=["command"]).command)
+    main.add_command(__import__("domeng.commands.serve", fromlist=["command"]).command)
 
 
 _register()

@@ -1,0 +1,334 @@
+"""The table service as an ASGI application (Starlette): HTTP routes and WebSockets.
+
+``create_app(storage)`` builds it; ``domeng serve`` runs it under uvicorn. The
+protocol is described in docs/protocol.md. The game logic lives in
+:mod:`domeng.server.tables`; this module only turns requests and messages into
+calls on the :class:`~domeng.server.tables.Hub` and its answers into JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from domeng import __version__
+from domeng.engine import BlockPasses, Opening
+
+from .players import BotRunner, default_level, levels
+from .storage import Storage
+from .tables import Connection, Hub, Table, TableError, run_safely
+
+MAX_MESSAGE = 4096
+"""The longest WebSocket message accepted, in characters (a play is about 60)."""
+MAX_BODY = 16_384
+"""The longest HTTP request body accepted, in bytes."""
+
+Json = dict[str, Any]
+
+
+def _error(e: TableError) -> JSONResponse:
+    return JSONResponse({"error": e.json()}, status_code=e.status)
+
+
+async def _body(request: Request) -> object:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise TableError("too_large", f"the body is longer than {MAX_BODY} bytes", 413)
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise TableError("bad_json", "the body is not valid JSON", 400) from None
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _seat_number(text: str) -> int:
+    if not text.isdigit():
+        raise TableError("unknown_seat", f"there is no seat {text!r} (seats are 0 to 4)", 404)
+    return int(text)
+
+
+Handler = Callable[[Request], Any]
+
+
+def _guarded(handler: Handler) -> Handler:
+    """Turn a :class:`TableError` into its JSON answer."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+        except TableError as e:
+            return _error(e)
+        return response
+
+    return endpoint
+
+
+# -- HTTP -------------------------------------------------------------------------------
+
+
+async def info(request: Request) -> Response:
+    return JSONResponse(
+        {
+            "name": "domeng",
+            "version": __version__,
+            "levels": levels(),
+            "default_level": default_level(),
+            "variants": {
+                "opening": [o.value for o in Opening],
+                "block_passes": [b.value for b in BlockPasses],
+            },
+            "max_message": MAX_MESSAGE,
+            "addresses": request.app.state.addresses,
+        }
+    )
+
+
+async def list_tables(request: Request) -> Response:
+    hub = _hub(request)
+    status = request.query_params.get("status")
+    tables = [t.public_json() for t in hub.tables.values()]
+    if status:
+        tables = [t for t in tables if t["status"] == status]
+    return JSONResponse({"tables": tables})
+
+
+async def create_table(request: Request) -> Response:
+    table, tokens = _hub(request).create_table(await _body(request))
+    body = table.public_json()
+    body["tokens"] = {str(n): tok for n, tok in tokens.items()}
+    return JSONResponse(body, status_code=201, headers={"Location": f"/api/tables/{table.id}"})
+
+
+async def get_table(request: Request) -> Response:
+    return JSONResponse(_hub(request).table(request.path_params["id"]).public_json())
+
+
+async def get_view(request: Request) -> Response:
+    hub = _hub(request)
+    t = hub.table(request.path_params["id"])
+    return JSONResponse(hub.state_message(t, None))
+
+
+async def get_record(request: Request) -> Response:
+    t = _hub(request).table(request.path_params["id"])
+    headers = {}
+    if request.query_params.get("download"):
+        headers["Content-Disposition"] = f'attachment; filename="domeng-{t.id}.json"'
+    return JSONResponse(t.record_json(), headers=headers)
+
+
+async def take_seat(request: Request) -> Response:
+    hub = _hub(request)
+    table_id = request.path_params["id"]
+    seat = _seat_number(request.path_params["seat"])
+    body = await _body(request)
+    token = hub.take_seat(table_id, seat, body)
+    return JSONResponse(
+        {
+            "table_id": table_id,
+            "seat": seat,
+            "token": token,
+            "table": hub.table(table_id).public_json(),
+        },
+        status_code=201,
+    )
+
+
+async def leave_seat(request: Request) -> Response:
+    hub = _hub(request)
+    table_id = request.path_params["id"]
+    seat = _seat_number(request.path_params["seat"])
+    hub.leave_seat(table_id, seat, await _body(request))
+    return JSONResponse({"table": hub.table(table_id).public_json()})
+
+
+def _protocol_path() -> Path:
+    return Path(__file__).resolve().parents[3] / "docs" / "protocol.md"
+
+
+async def protocol(request: Request) -> Response:
+    path = _protocol_path()
+    if not path.is_file():
+        return PlainTextResponse("docs/protocol.md is not installed with this copy", 404)
+    return PlainTextResponse(path.read_text(encoding="utf-8"))
+
+
+async def start_page(request: Request) -> Response:
+    """A plain start page until the browser table (issue 5) is written."""
+    hub = _hub(request)
+    rows = []
+    for t in reversed(list(hub.tables.values())):
+        seats = ", ".join(
+            html.escape(s.stored.name)
+            + ("" if s.stored.kind == "computer" or s.stored.token_hash else " (open)")
+            for s in t.seats
+        )
+        rows.append(
+            f"<tr><td><a href='/api/tables/{t.id}'>{t.id}</a></td><td>{t.status}</td>"
+            f"<td>{len(t.game.rounds)}</td><td>{seats}</td>"
+            f"<td><a href='/api/tables/{t.id}/record'>record</a></td></tr>"
+        )
+    table = (
+        "<table><tr><th>table</th><th>status</th><th>round</th><th>seats</th><th></th></tr>"
+        + "".join(rows)
+        + "</table>"
+        if rows
+        else "<p>No tables yet.</p>"
+    )
+    page = f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Domeng</title>
+<style>body{{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}}
+td,th{{padding:.2em .8em;text-align:left}}</style></head>
+<body><h1>Domeng — the table service</h1>
+<p>The service is running. The table to play at in the browser is not written yet
+(it is the next piece of work); until then this page lists the tables, and any program
+can play through the HTTP and WebSocket protocol: see <a href="/api/protocol">the
+protocol</a> and <a href="/api">/api</a>. <code>domeng play</code> plays in the terminal.</p>
+<h2>Tables</h2>{table}
+</body></html>"""
+    return HTMLResponse(page)
+
+
+# -- WebSocket ---------------------------------------------------------------------------
+
+
+async def table_socket(ws: WebSocket) -> None:
+    hub = _hub(ws)
+    await ws.accept()
+    t = hub.tables.get(ws.path_params["id"])
+    if t is None:
+        message = f"there is no table {ws.path_params['id']!r}"
+        err = {"type": "error", "code": "unknown_table", "message": message, "reply_to": None}
+        with contextlib.suppress(Exception):
+            await ws.send_json(err)
+            await ws.close(code=4404)
+        return
+    c = Connection()
+    writer = asyncio.get_running_loop().create_task(_write(ws, c))
+    try:
+        while not c.closed:
+            incoming = await ws.receive()
+            if incoming["type"] == "websocket.disconnect":
+                break
+            _handle(hub, t, c, incoming)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.disconnect(t, c)
+        c.outbox.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await writer
+
+
+async def _write(ws: WebSocket, c: Connection) -> None:
+    try:
+        while True:
+            text = await c.outbox.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:
+        c.closed = True
+    with contextlib.suppress(Exception):
+        await ws.close()
+
+
+def _refuse(c: Connection, code: str, text: str, reply_to: object = None) -> None:
+    c.send({"type": "error", "code": code, "message": text, "reply_to": reply_to})
+
+
+def _handle(hub: Hub, t: Table, c: Connection, message: Any) -> None:
+    text = message.get("text")
+    if text is None:
+        _refuse(c, "binary", "send text messages (JSON), not binary ones")
+        return
+    if len(text) > MAX_MESSAGE:
+        _refuse(c, "too_large", f"messages are at most {MAX_MESSAGE} characters")
+        return
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        _refuse(c, "bad_json", "the message is not valid JSON")
+        return
+    if not isinstance(msg, dict):
+        _refuse(c, "bad_message", "a message is a JSON object with a 'type'")
+        return
+    reply_to = msg.get("id")
+    kind = msg.get("type")
+    if kind is None:
+        _refuse(c, "missing_field", "a message needs a 'type'", reply_to)
+        return
+    if kind == "hello":
+        run_safely(lambda: hub.hello(t, c, msg.get("token")), c, reply_to)
+        return
+    if kind == "ping":
+        c.send({"type": "pong", "reply_to": reply_to, "state": t.state})
+        return
+    if not c.hello:
+        _refuse(c, "hello_first", 'say hello first: {"type": "hello", "token": ...}', reply_to)
+        return
+    if kind == "play":
+        run_safely(lambda: hub.play(t, c, msg), c, reply_to)
+    elif kind == "ready":
+        run_safely(lambda: hub.ready(t, c, msg), c, reply_to)
+    elif kind == "sync":
+        c.send(hub.state_message(t, c.seat))
+    else:
+        known = "hello, play, ready, sync, ping"
+        _refuse(c, "unknown_type", f"unknown message type {kind!r} (known: {known})", reply_to)
+
+
+# -- the application ---------------------------------------------------------------------
+
+
+def create_app(
+    storage: Storage,
+    *,
+    runner: BotRunner | None = None,
+    addresses: list[str] | None = None,
+) -> Starlette:
+    """The service, storing through ``storage``; its tables are loaded at startup."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub = Hub(storage, runner)
+        app.state.hub = hub
+        hub.load()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    routes = [
+        Route("/", start_page),
+        Route("/api", _guarded(info)),
+        Route("/api/protocol", protocol),
+        Route("/api/tables", _guarded(list_tables), methods=["GET"]),
+        Route("/api/tables", _guarded(create_table), methods=["POST"]),
+        Route("/api/tables/{id}", _guarded(get_table)),
+        Route("/api/tables/{id}/view", _guarded(get_view)),
+        Route("/api/tables/{id}/record", _guarded(get_record)),
+        Route("/api/tables/{id}/seats/{seat}", _guarded(take_seat), methods=["POST"]),
+        Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
+        WebSocketRoute("/ws/tables/{id}", table_socket),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.addresses = addresses or []
+    return app

@@ -1,0 +1,64 @@
+"""Computer players for the service, thinking off the event loop.
+
+A move is chosen from the seat's view in a worker: the light players
+(``random``, ``basic``: microseconds a move) in a small thread pool, every
+other level (the searching ``expert`` players) in a process pool, so that a
+strong player thinking never holds up the other tables. The player is made
+afresh for each move from its name and a seed derived from the seat's seed and
+the position, so no player object has to live across processes or restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from domeng.bots import make_player, player_names
+from domeng.engine import Move, SeatView
+
+LIGHT_LEVELS = frozenset({"random", "basic"})
+"""Players cheap enough to run in a thread of the service's own process."""
+
+
+def levels() -> list[str]:
+    """The computer players a person may seat."""
+    return player_names(for_people=True)
+
+
+def default_level() -> str:
+    """The level used when none is given (``basic`` once it exists)."""
+    known = levels()
+    return "basic" if "basic" in known else known[0]
+
+
+def choose_move(level: str, seed: int, v: SeatView) -> Move:
+    """What player ``level`` plays from view ``v`` (runs in a worker)."""
+    return make_player(level, seed).choose(v)
+
+
+class BotRunner:
+    """Runs computer players' choices in worker threads or processes."""
+
+    def __init__(self, *, threads: int = 2, processes: int | None = None) -> None:
+        self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="domeng-bot")
+        self._processes: ProcessPoolExecutor | None = None
+        self._process_count = processes or max(1, (os.cpu_count() or 2) - 1)
+
+    def _executor(self, level: str) -> Executor:
+        if level in LIGHT_LEVELS:
+            return self._threads
+        if self._processes is None:
+            ctx = multiprocessing.get_context("forkserver")
+            self._processes = ProcessPoolExecutor(max_workers=self._process_count, mp_context=ctx)
+        return self._processes
+
+    async def choose(self, level: str, seed: int, v: SeatView) -> Move:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(level), choose_move, level, seed, v)
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,167 @@
+"""The JSON the service sends: events with their words, seat views, round summaries.
+
+Pure functions from engine objects to JSON-ready dicts. Tiles are written
+``"a-b"`` (higher number first), ends ``"left"``/``"right"``, seats 0-4.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domeng.account import describe
+from domeng.engine import (
+    CamatElected,
+    Event,
+    Move,
+    Passed,
+    Played,
+    Round,
+    RoundEnded,
+    SeatView,
+    StonesMoved,
+    tile_name,
+    view,
+)
+from domeng.engine.tiles import names as tile_names
+
+Json = dict[str, Any]
+
+
+def move_json(seat: int | None, m: Move) -> Json:
+    d: Json = {"tile": tile_name(m.tile), "end": m.end.word}
+    if seat is not None:
+        d = {"seat": seat, **d}
+    return d
+
+
+def event_json(e: Event, names: Sequence[str]) -> Json:
+    """One event as JSON, with ``kind`` and the sentence ``text`` for a running account."""
+    d: Json
+    if isinstance(e, Played):
+        d = {
+            "kind": "played",
+            "seat": e.seat,
+            "tile": tile_name(e.tile),
+            "end": e.end.word,
+            "left": e.left,
+            "right": e.right,
+            "mappakuling": e.mappakuling,
+            "opening": e.opening,
+        }
+    elif isinstance(e, Passed):
+        d = {
+            "kind": "passed",
+            "seat": e.seat,
+            "passebunge": e.passebunge,
+            "stones": e.stones,
+            "left": e.left,
+            "right": e.right,
+        }
+    elif isinstance(e, StonesMoved):
+        d = {
+            "kind": "stones",
+            "giver": e.giver,
+            "receiver": e.receiver,
+            "amount": e.amount,
+            "reason": e.reason.value,
+        }
+    elif isinstance(e, RoundEnded):
+        d = {
+            "kind": "round_ended",
+            "end": e.end.value,
+            "winner": e.winner,
+            "first_cappu": e.first_cappu,
+            "finish": e.finish.value if e.finish is not None else None,
+            "manguno": e.manguno,
+            "mattikkeng": list(e.mattikkeng),
+            "cucuq": e.cucuq,
+            "hands": [tile_names(h) for h in e.hands],
+            "unused": tile_names(e.unused),
+            "pip_totals": list(e.pip_totals),
+        }
+    else:
+        assert isinstance(e, CamatElected)
+        d = {"kind": "camat", "seat": e.seat, "titles": e.titles}
+    d["text"] = describe(e, names)
+    return d
+
+
+def events_json(
+    events: Sequence[Event], names: Sequence[str], *, round_number: int, start: int
+) -> list[Json]:
+    """Events ``start``.. of a round, each with its ``round`` and ``index`` in the round."""
+    out = []
+    for i, e in enumerate(events[start:], start):
+        d = event_json(e, names)
+        d["round"] = round_number
+        d["index"] = i
+        out.append(d)
+    return out
+
+
+def summary_json(r: Round) -> Json | None:
+    """The round's end, for a summary: how it ended, every hand, who gave whom what."""
+    result = r.result
+    if result is None:
+        return None
+    after = r.events[r.events.index(result) + 1 :]
+    return {
+        "end": result.end.value,
+        "winner": result.winner,
+        "first_cappu": result.first_cappu,
+        "finish": result.finish.value if result.finish is not None else None,
+        "manguno": result.manguno,
+        "mattikkeng": list(result.mattikkeng),
+        "cucuq": result.cucuq,
+        "hands": [tile_names(h) for h in result.hands],
+        "dealt": [tile_names(h) for h in r.dealt],
+        "unused": tile_names(result.unused),
+        "pip_totals": list(result.pip_totals),
+        "transfers": [
+            {"giver": e.giver, "receiver": e.receiver, "amount": e.amount, "reason": e.reason.value}
+            for e in after
+            if isinstance(e, StonesMoved)
+        ],
+        "camat_elected": r.camat_elected,
+        "stones": list(r.stones),
+        "table": r.table,
+        "camat": r.camat,
+        "titles": list(r.titles),
+    }
+
+
+def view_json(
+    r: Round, seat: int | None, names: Sequence[str], *, events: list[Json] | None = None
+) -> Json:
+    """What ``seat`` may see of round ``r`` (``None``: a spectator, who sees no hand).
+
+    Built from :func:`domeng.engine.view`, so nothing beyond the seat's view can
+    leak; a spectator's document is the public part of any seat's view. ``events``
+    (the round's events as JSON) is put in as given; when None, they are left out.
+    """
+    v: SeatView = view(r, 0 if seat is None else seat)
+    d: Json = {
+        "seat": seat,
+        "round": v.number,
+        "starter": v.starter,
+        "opening_tile": tile_name(v.opening_tile) if v.opening_tile is not None else None,
+        "turn": v.turn,
+        "hand": tile_names(v.hand) if seat is not None else None,
+        "hand_counts": list(v.hand_counts),
+        "ends": list(v.ends) if v.ends is not None else None,
+        "line": [list(p) for p in v.line],
+        "plays": [move_json(s, m) for s, m in v.plays],
+        "played_seats": [bool(v.played_seats >> s & 1) for s in range(5)],
+        "last_mappano": v.last_mappano,
+        "lacking": [[n for n in range(7) if mask >> n & 1] for mask in v.lacking],
+        "stones": list(v.stones),
+        "table": v.table,
+        "camat": v.camat,
+        "titles": list(v.titles),
+        "legal_moves": [move_json(None, m) for m in v.legal_moves] if seat is not None else [],
+        "summary": summary_json(r),
+    }
+    if events is not None:
+        d["events"] = events
+    return d
