@@ -84,6 +84,8 @@ def test_json_has_the_keys_and_the_entries_in_the_order_given() -> None:
     given = sum(p["given_per_round"] for p in players)
     received = sum(p["stones_per_round"] for p in players)
     assert received >= given
+    # Each entry's stones minus the others' mean: these differences add up to zero.
+    assert sum(p["stones_per_round_vs_others"] for p in players) == pytest.approx(0, abs=1e-9)
     assert doc["rounds"] == 40
     assert doc["games"] == 2
 

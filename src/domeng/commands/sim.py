@@ -164,7 +164,7 @@ def _fmt(x: float, digits: int = 3) -> str:
 
 def _print_table(summary: Summary, seconds: float, workers: int) -> None:
     s = summary.settings
-    out = Console(file=sys.stdout, width=max(100, Console().width))
+    out = Console(file=sys.stdout, width=max(120, Console().width))
     title = (
         f"{s.rounds} rounds per entry: {s.rounds // SEATS} deals x {SEATS} rotations, "
         f"{summary.games} games of up to {s.game_rounds} deals; seed {s.seed}; "
@@ -173,7 +173,7 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
     table = Table(title=title, title_justify="left")
     table.add_column("", style="bold", no_wrap=True)
     for i, e in enumerate(summary.entries):
-        table.add_column(f"{i + 1}. {e.name}", justify="right")
+        table.add_column(f"{i + 1}. {e.name}", justify="right", no_wrap=True)
     docs = [e.to_json() for e in summary.entries]
 
     def row(label: str, cell: object) -> None:
@@ -183,7 +183,7 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
         def cell(d: dict[str, object]) -> str:
             v = d[key]
             if isinstance(v, list):
-                return f"{v[0]:.3f} - {v[1]:.3f}"
+                return f"[{v[0]:.3f}, {v[1]:.3f}]"
             return "-"
 
         return cell
@@ -198,6 +198,8 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
     row("rounds", num("rounds"))
     row("stones received / round", num("stones_per_round"))
     row("  95% interval", ci("stones_per_round_ci95"))
+    row("  minus the others' mean", num("stones_per_round_vs_others"))
+    row("  95% interval", ci("stones_per_round_vs_others_ci95"))
     row("stones given / round", num("given_per_round"))
     row("net stones / round", num("net_stones_per_round"))
     row("  95% interval", ci("net_stones_per_round_ci95"))

@@ -62,6 +62,9 @@ class EntryResult:
     stones_per_round_ci95: tuple[float, float] | None
     net_stones_per_round: float
     net_stones_per_round_ci95: tuple[float, float] | None
+    vs_others: float
+    """Stones received per round minus the mean of the other entries' (same deals)."""
+    vs_others_ci95: tuple[float, float] | None
 
     def to_json(self) -> dict[str, object]:
         t = self.tally
@@ -75,6 +78,8 @@ class EntryResult:
             "given_per_round": t.given / n,
             "net_stones_per_round": self.net_stones_per_round,
             "net_stones_per_round_ci95": _pair(self.net_stones_per_round_ci95),
+            "stones_per_round_vs_others": self.vs_others,
+            "stones_per_round_vs_others_ci95": _pair(self.vs_others_ci95),
             "camat": t.camat,
             "camat_per_100_rounds": 100.0 * t.camat / n,
             "wins": t.wins,
@@ -123,19 +128,28 @@ def summarize(settings: Settings, results: Sequence[TaskResult]) -> Summary:
     """Sum the tasks' tallies per entry; intervals over games (all rotations together)."""
     ordered = sorted(results, key=lambda r: r.index)
     games = sorted({r.game for r in ordered})
+    k = len(settings.names)
+    per_game = [{g: Tally() for g in games} for _ in range(k)]
+    totals = [Tally() for _ in range(k)]
+    for res in ordered:
+        for e in range(k):
+            totals[e].add(res.tallies[e])
+            per_game[e][res.game].add(res.tallies[e])
     entries: list[EntryResult] = []
     for e, name in enumerate(settings.names):
-        total = Tally()
-        per_game: dict[int, Tally] = {g: Tally() for g in games}
-        for res in ordered:
-            total.add(res.tallies[e])
-            per_game[res.game].add(res.tallies[e])
-        sizes = [per_game[g].rounds for g in games]
-        mean, ci = cluster_mean_ci([float(per_game[g].received) for g in games], sizes)
+        mine = per_game[e]
+        sizes = [mine[g].rounds for g in games]
+        mean, ci = cluster_mean_ci([float(mine[g].received) for g in games], sizes)
         net, net_ci = cluster_mean_ci(
-            [float(per_game[g].received - per_game[g].given) for g in games], sizes
+            [float(mine[g].received - mine[g].given) for g in games], sizes
         )
-        entries.append(EntryResult(name, total, mean, ci, net, net_ci))
+        # Paired with the same deals: this entry's stones minus the other entries' mean.
+        diffs = [
+            mine[g].received - sum(per_game[f][g].received for f in range(k) if f != e) / (k - 1)
+            for g in games
+        ]
+        vs, vs_ci = cluster_mean_ci(diffs, sizes)
+        entries.append(EntryResult(name, totals[e], mean, ci, net, net_ci, vs, vs_ci))
     return Summary(settings, len(games), entries)
 
 
