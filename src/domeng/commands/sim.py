@@ -141,10 +141,23 @@ def command(
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=err,
+                # No refresh thread: worker processes are forked while the bar runs.
+                auto_refresh=False,
                 transient=True,
             ) as bar:
                 job = bar.add_task("sim", total=rounds)
-                summary = run(settings, n_workers, lambda n: bar.advance(job, n))
+
+                shown = [0.0]
+
+                def advance(n: int) -> None:
+                    bar.advance(job, n)
+                    now = time.monotonic()
+                    if now - shown[0] >= 0.2:
+                        shown[0] = now
+                        bar.refresh()
+
+                bar.refresh()
+                summary = run(settings, n_workers, advance)
         else:
             summary = run(settings, n_workers)
     except PlayerError as exc:

@@ -7,8 +7,10 @@ are summed in task order whatever order the tasks finish in.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -184,6 +186,11 @@ def run(
     return summarize(settings, results)
 
 
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_pool(
     tasks: list[Task], workers: int, progress: Callable[[int], None] | None
 ) -> list[TaskResult]:
@@ -191,24 +198,28 @@ def _run_pool(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     context = multiprocessing.get_context(method)
     results: list[TaskResult] = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        # Keep a bounded number of tasks in flight so that an error stops early.
-        pending: set[Future[TaskResult]] = set()
-        deals: dict[Future[TaskResult], int] = {}
-        queue = iter(tasks)
-        try:
-            for task in queue:
-                f = pool.submit(play_task, task)
-                pending.add(f)
-                deals[f] = task.deals
-                while len(pending) >= 2 * workers:
-                    pending = _collect(pending, deals, results, progress)
-            while pending:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    # Keep a bounded number of tasks in flight so that an error stops early.
+    pending: set[Future[TaskResult]] = set()
+    deals: dict[Future[TaskResult], int] = {}
+    try:
+        for task in tasks:
+            f = pool.submit(play_task, task)
+            pending.add(f)
+            deals[f] = task.deals
+            while len(pending) >= 2 * workers:
                 pending = _collect(pending, deals, results, progress)
-        except BaseException:
-            for f in pending:
-                f.cancel()
-            raise
+        while pending:
+            pending = _collect(pending, deals, results, progress)
+    except BaseException:
+        # An error or Ctrl-C: stop at once rather than finish the tasks under way.
+        processes = list(getattr(pool, "_processes", None) or {})
+        pool.shutdown(wait=False, cancel_futures=True)
+        for pid in processes:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)
+        raise
+    pool.shutdown()
     return results
 
 
