@@ -1,0 +1,132 @@
+"""A real table service on loopback for the server tests, and small clients for it.
+
+The service runs under uvicorn in a background thread (one per test session)
+with its own SQLite file; the tests talk to it over HTTP (httpx) and WebSockets
+(the ``websockets`` client), every wait bounded by a timeout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from domeng.server import SQLiteStorage, create_app
+
+Json = dict[str, Any]
+TIMEOUT = 10.0
+
+
+class Service:
+    """The address of a running service, with helpers to talk to it."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=TIMEOUT)
+
+    @property
+    def ws_base(self) -> str:
+        return self.base.replace("http://", "ws://")
+
+    def level(self) -> str:
+        level: str = self.http.get("/api").json()["default_level"]
+        return level
+
+    def new_table(self, seats: list[Json], **settings: Any) -> Json:
+        r = self.http.post("/api/tables", json={"seats": seats, **settings})
+        assert r.status_code == 201, r.text
+        body: Json = r.json()
+        return body
+
+    def socket(self, table_id: str) -> Socket:
+        stack = contextlib.ExitStack()
+        url = f"{self.ws_base}/ws/tables/{table_id}"
+        return Socket(stack.enter_context(connect(url, open_timeout=TIMEOUT)), stack)
+
+
+class Socket:
+    """A WebSocket to a table that keeps every message it received."""
+
+    def __init__(self, ws: ClientConnection, stack: contextlib.ExitStack) -> None:
+        self.ws = ws
+        self.stack = stack
+        self.received: list[Json] = []
+        self.raw: list[str] = []
+
+    def send(self, message: Json | str) -> None:
+        self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self, timeout: float = TIMEOUT) -> Json:
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        m: Json = json.loads(text)
+        self.received.append(m)
+        return m
+
+    def until(self, pred: Callable[[Json], bool], timeout: float = TIMEOUT) -> Json:
+        """Receive until a message satisfies ``pred``; fail after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("the awaited message did not come")
+            m = self.recv(timeout=left)
+            if pred(m):
+                return m
+
+    def hello(self, token: str | None = None) -> Json:
+        """Say hello; answers the ``state`` message that follows the welcome."""
+        self.send({"type": "hello", "token": token} if token else {"type": "hello"})
+        welcome = self.recv()
+        assert welcome["type"] == "welcome", welcome
+        return self.until(lambda m: m["type"] == "state")
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+def start_service(db: Path) -> tuple[uvicorn.Server, threading.Thread, str]:
+    app = create_app(SQLiteStorage(db))
+    # log_config=None: the service's log records reach the root logger (and caplog)
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + TIMEOUT
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the service did not start")
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    return server, thread, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    db = tmp_path_factory.mktemp("server") / "tables.sqlite3"
+    server, thread, base = start_service(db)
+    s = Service(base)
+    yield s
+    s.http.close()
+    server.should_exit = True
+    thread.join(TIMEOUT)
+
+
+@pytest.fixture(autouse=True)
+def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """The service logs no error and no traceback during any test."""
+    caplog.set_level(logging.WARNING)
+    yield
+    bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not bad, [r.getMessage() for r in bad]

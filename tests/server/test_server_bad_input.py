@@ -1,0 +1,237 @@
+"""Every bad input gets a clear error to its sender alone; nothing changes; the socket lives on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+Json = dict[str, Any]
+
+
+def person_table(service: Any, **settings: Any) -> tuple[Json, str]:
+    """Seat 0 a person (Ann, already seated), the rest computer players, no pace."""
+    level = service.level()
+    seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": level}] * 4
+    settings.setdefault("pace_ms", 0)
+    settings.setdefault("stand_in", None)
+    t = service.new_table(seats, **settings)
+    return t, t["tokens"]["0"]
+
+
+def my_turn(sock: Any, state: Json, seat: int = 0) -> Json:
+    """Wait (from the ``state`` message) until ``seat`` is in turn; answers the latest view."""
+    if state["view"] is not None and state["view"]["turn"] == seat:
+        return state
+    m: Json = sock.until(lambda m: m["type"] == "update" and m["view"]["turn"] == seat)
+    return m
+
+
+# -- HTTP ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ("{not json", 400, "not valid JSON"),
+        ("[1, 2]", 422, "JSON object"),
+        ('{"seats": []}', 422, "exactly 5"),
+        ('{"variants": {}}', 422, "exactly 5"),
+        ('{"seats": [1, 2, 3, 4, 5]}', 422, "seat 0 must be an object"),
+        ('{"seats": [{"kind": "robot"}, {}, {}, {}, {}]}', 422, "kind must be"),
+        (
+            '{"seats": [{"kind": "computer", "level": "grandmaster"}, {"kind": "person"},'
+            '{"kind": "person"}, {"kind": "person"}, {"kind": "person"}]}',
+            422,
+            "unknown computer player",
+        ),
+        (
+            '{"seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "person"},'
+            '{"kind": "person"}, {"kind": "person"}], "variants": {"opening": "triple"}}',
+            422,
+            "opening",
+        ),
+        (
+            '{"seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "person"},'
+            '{"kind": "person"}, {"kind": "person"}], "pace_ms": -5}',
+            422,
+            "pace_ms",
+        ),
+        (
+            '{"seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "person"},'
+            '{"kind": "person"}, {"kind": "person"}], "colour": "red"}',
+            422,
+            "unknown field",
+        ),
+        ("x" * 20_000, 413, "longer than"),
+    ],
+)
+def test_a_bad_table_body_is_refused_with_a_clear_message(
+    service: Any, body: str, status: int, words: str
+) -> None:
+    before = len(service.http.get("/api/tables").json()["tables"])
+    r = service.http.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == status, r.text
+    assert words in r.json()["error"]["message"]
+    assert len(service.http.get("/api/tables").json()["tables"]) == before
+
+
+def test_unknown_tables_and_seats_answer_404(service: Any) -> None:
+    http = service.http
+    for path in ("/api/tables/nope", "/api/tables/nope/record", "/api/tables/nope/view"):
+        r = http.get(path)
+        assert r.status_code == 404
+        assert r.json()["error"]["code"] == "unknown_table"
+    assert http.post("/api/tables/nope/seats/1", json={"name": "Bo"}).status_code == 404
+    t, _ = person_table(service)
+    r = http.post(f"/api/tables/{t['id']}/seats/7", json={"name": "Bo"})
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "unknown_seat"
+
+
+def test_a_taken_seat_a_computer_seat_and_a_wrong_token_are_refused(service: Any) -> None:
+    http = service.http
+    level = service.level()
+    t = service.new_table(
+        [{"kind": "person"}, {"kind": "person"}] + [{"kind": "computer", "level": level}] * 3,
+        pace_ms=0,
+    )
+    tid = t["id"]
+    r = http.post(f"/api/tables/{tid}/seats/0", json={"name": "Ann"})
+    assert r.status_code == 201
+    token = r.json()["token"]
+    r = http.post(f"/api/tables/{tid}/seats/0", json={"name": "Bo"})
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "seat_taken"
+    r = http.post(f"/api/tables/{tid}/seats/3", json={"name": "Bo"})
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "computer_seat"
+    r = http.post(f"/api/tables/{tid}/seats/1", json={})
+    assert r.status_code == 422
+    r = http.post(f"/api/tables/{tid}/seats/1", json={"name": ""})
+    assert r.status_code == 422
+    r = http.post(f"/api/tables/{tid}/seats/0/leave", json={"token": "guess"})
+    assert r.status_code == 403
+    r = http.post(f"/api/tables/{tid}/seats/0/leave", json={})
+    assert r.status_code == 401
+    table = http.get(f"/api/tables/{tid}").json()
+    assert table["seats"][0]["name"] == "Ann"
+    assert table["seats"][0]["taken"]
+    assert http.post(f"/api/tables/{tid}/seats/0/leave", json={"token": token}).status_code == 200
+    assert not http.get(f"/api/tables/{tid}").json()["seats"][0]["taken"]
+
+
+def test_an_unknown_route_answers_json_404(service: Any) -> None:
+    r = service.http.get("/api/no/such/thing")
+    assert r.status_code == 404
+    assert r.json()["error"]["code"] == "not_found"
+
+
+# -- WebSocket ----------------------------------------------------------------------------
+
+
+def test_a_websocket_to_an_unknown_table_gets_an_error(service: Any) -> None:
+    sock = service.socket("no-such-table")
+    m = sock.recv()
+    assert m["type"] == "error"
+    assert m["code"] == "unknown_table"
+    sock.close()
+
+
+def test_every_bad_message_gets_its_error_and_changes_nothing(service: Any) -> None:
+    t, token = person_table(service)
+    sock = service.socket(t["id"])
+
+    def refused(message: Json | str, code: str) -> Json:
+        sock.send(message)
+        m = sock.until(lambda m: m["type"] in ("error", "update", "ok"))
+        assert m["type"] == "error", m
+        assert m["code"] == code, m
+        assert m["message"]
+        return m
+
+    refused({"type": "play", "tile": "6-6", "state": 1}, "hello_first")
+    refused({"type": "hello", "token": "not-a-token"}, "bad_token")
+    refused({"type": "hello", "token": 42}, "bad_field")
+    state = sock.hello(token)
+    refused({"type": "hello", "token": token}, "already_hello")
+    refused("{this is not json", "bad_json")
+    refused("[1, 2, 3]", "bad_message")
+    refused({"no": "type"}, "missing_field")
+    refused({"type": "dance"}, "unknown_type")
+    refused({"type": "play", "tile": "6-6", "state": 0, "pad": "x" * 5000}, "too_large")
+    sock.ws.send(b"\x00\x01")
+    m = sock.until(lambda m: m["type"] == "error")
+    assert m["code"] == "binary"
+    refused({"type": "ready"}, "round_not_over")
+
+    view = my_turn(sock, state)
+    n, v = view["state"], view["view"]
+    hand = v["hand"]
+    legal = {(m["tile"], m["end"]) for m in v["legal_moves"]}
+    refused({"type": "play", "state": n}, "missing_field")
+    refused({"type": "play", "tile": hand[0]}, "missing_field")
+    refused({"type": "play", "tile": "7-7", "state": n}, "bad_tile")
+    refused({"type": "play", "tile": 66, "state": n}, "bad_tile")
+    refused({"type": "play", "tile": hand[0], "end": "middle", "state": n}, "bad_end")
+    refused({"type": "play", "tile": hand[0], "state": "latest"}, "bad_field")
+    refused({"type": "play", "tile": hand[0], "state": n - 1}, "stale_state")
+    refused({"type": "play", "tile": hand[0], "state": n + 5}, "stale_state")
+    # a tile not in the hand, and (when there is one) a tile of the hand that does not fit
+    unplayed = set(hand) | {m["tile"] for m in v["plays"]}
+    foreign = next(f"{a}-{b}" for a in range(7) for b in range(a + 1) if f"{a}-{b}" not in unplayed)
+    refused({"type": "play", "tile": foreign, "state": n, "id": 9}, "illegal")
+    misfits = [h for h in hand if all(h != tile for tile, _ in legal)]
+    if misfits:
+        refused({"type": "play", "tile": misfits[0], "state": n}, "illegal")
+    for tile, end in legal:
+        other = "left" if end == "right" else "right"
+        if (tile, other) not in legal and v["ends"] and v["ends"][0] != v["ends"][1]:
+            refused({"type": "play", "tile": tile, "end": other, "state": n}, "illegal")
+            break
+
+    # nothing changed, and the connection still plays
+    now = service.http.get(f"/api/tables/{t['id']}").json()
+    assert now["state"] == n
+    assert now["turn"] == 0
+    tile, end = sorted(legal)[0]
+    sock.send({"type": "play", "tile": tile, "end": end, "state": n, "id": "p1"})
+    ok = sock.until(lambda m: m["type"] in ("ok", "error"))
+    assert ok == {"type": "ok", "reply_to": "p1", "state": n + 1}
+    sock.close()
+
+
+def test_plays_out_of_turn_and_by_spectators_are_refused(service: Any) -> None:
+    level = service.level()
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bo"}]
+    t = service.new_table(seats + [{"kind": "computer", "level": level}] * 3, pace_ms=0)
+    first, second = service.socket(t["id"]), service.socket(t["id"])
+    states = [first.hello(t["tokens"]["0"]), second.hello(t["tokens"]["1"])]
+    watcher = service.socket(t["id"])
+    seen = watcher.hello()
+    assert seen["view"]["seat"] is None
+    assert seen["view"]["hand"] is None
+    assert seen["view"]["legal_moves"] == []
+    watcher.send({"type": "play", "tile": "6-6", "state": seen["state"]})
+    m = watcher.until(lambda m: m["type"] == "error")
+    assert m["code"] == "not_seated"
+    watcher.send({"type": "ready"})
+    assert watcher.until(lambda m: m["type"] == "error")["code"] == "not_seated"
+
+    # the table waits for a person in turn (seat 0 or 1); the other one tries to play
+    current = states[1] if states[1]["state"] >= states[0]["state"] else states[0]
+    turn = current["view"]["turn"]
+    sockets = [first, second]
+    if turn not in (0, 1):
+        m = first.until(lambda m: m["type"] == "update" and m["view"]["turn"] in (0, 1))
+        current, turn = m, m["view"]["turn"]
+    other = sockets[1 - turn]
+    other_state = service.http.get(f"/api/tables/{t['id']}").json()["state"]
+    other.send({"type": "play", "tile": "6-6", "state": other_state})
+    m = other.until(lambda m: m["type"] == "error")
+    assert m["code"] == "not_your_turn"
+    assert service.http.get(f"/api/tables/{t['id']}").json()["state"] == other_state
+    other.send({"type": "ping", "id": 3})
+    assert other.until(lambda m: m["type"] == "pong")["reply_to"] == 3
+    for s in (first, second, watcher):
+        s.close()
