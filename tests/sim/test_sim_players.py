@@ -1,0 +1,76 @@
+"""How `domeng sim` asks its players: views for everyone, the whole round for `oracle`."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import domeng.bots as bots
+from domeng.bots import Player
+from domeng.engine import Move, Round, SeatView
+from domeng.sim import Settings, play_game
+
+asked: list[tuple[str, int]] = []
+
+
+class Viewer(Player):
+    """Plays at random from its seat's view, and notes that it was asked."""
+
+    name = "viewer"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Move:
+        assert isinstance(view, SeatView)
+        assert view.turn == view.seat
+        assert len(view.legal_moves) > 1  # a single legal move is played without asking
+        asked.append(("view", view.seat))
+        return self.rng.choice(view.legal_moves)
+
+
+class Seer(Player):
+    """Sees every hand, like the oracle: it must be asked with the round."""
+
+    name = "seer"
+    sees_all = True
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Move:
+        raise AssertionError("a player that sees all is asked with choose_seeing_all")
+
+    def choose_seeing_all(self, r: Round, seat: int) -> Move:
+        assert isinstance(r, Round)
+        assert r.turn == seat
+        legal = r.legal_moves()
+        assert len(legal) > 1
+        asked.append(("round", seat))
+        r.play(legal[-1])  # it is given a copy: this must not change the game
+        return self.rng.choice(legal)
+
+
+@pytest.fixture(autouse=True)
+def _players(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(bots._FACTORIES, "viewer", Viewer)
+    monkeypatch.setitem(bots._FACTORIES, "seer", Seer)
+    asked.clear()
+
+
+def test_players_are_asked_from_their_seat_only_when_they_have_a_choice() -> None:
+    settings = Settings(("seer", "viewer", "viewer", "viewer", "viewer"), rounds=10, seed=2)
+    seer_asked = 0
+    for task in settings.tasks():
+        asked.clear()
+        game, names, result = play_game(task)
+        seer_seat = names.index("seer")
+        assert {seat for kind, seat in asked if kind == "round"} <= {seer_seat}
+        assert all(seat != seer_seat for kind, seat in asked if kind == "view")
+        assert result.tallies[0].decisions == sum(1 for kind, _ in asked if kind == "round")
+        seer_asked += result.tallies[0].decisions
+        for r in game.rounds:  # the copies the seer changed left the game whole
+            assert r.finished
+            assert sum(r.stones) + r.table == 25
+    assert seer_asked > 0
