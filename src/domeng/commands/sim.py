@@ -180,7 +180,8 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
     out = Console(file=sys.stdout, width=max(120, Console().width))
     title = (
         f"{s.rounds} rounds per entry: {s.rounds // SEATS} deals x {SEATS} rotations, "
-        f"{summary.games} games of up to {s.game_rounds} deals; seed {s.seed}; "
+        f"{summary.games} game{'s' if summary.games != 1 else ''} of up to {s.game_rounds} "
+        f"deals; seed {s.seed}; "
         f"opening {s.variants.opening.value}, block passes {s.variants.block_passes.value}"
     )
     table = Table(title=title, title_justify="left")
