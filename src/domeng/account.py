@@ -36,7 +36,7 @@ from domeng.engine.events import (
 from domeng.engine.moves import End
 from domeng.engine.tiles import HIGH, LOW, tile_name
 
-__all__ = ["describe", "narrate", "plural", "reason_words", "transfer_source"]
+__all__ = ["describe", "narrate", "pips", "plural", "reason_words", "transfer_source"]
 
 
 def plural(n: int, word: str = "stone") -> str:
@@ -59,6 +59,15 @@ _REASON_WORDS: dict[Reason, str] = {
     Reason.MANGUNO: "CUCUQ of a MANGUNO without MATTIKKENG",
     Reason.MATTIKKENG: "MANGUNO beaten by MATTIKKENG",
 }
+
+
+def pips(n: int) -> str:
+    """``"0 pips"``, ``"1 pip"``, ``"12 pips"``.
+
+    >>> pips(0), pips(1), pips(12)
+    ('0 pips', '1 pip', '12 pips')
+    """
+    return f"{n} pip" if n == 1 else f"{n} pips"
 
 
 def reason_words(reason: Reason) -> str:
@@ -109,7 +118,7 @@ def _passed(e: Passed, names: Sequence[str], source: str = "") -> str:
     kind = "PASSEBUNGE" if e.passebunge else "PASS"
     got = plural(e.stones)
     if e.stones == 0:
-        got = "no stones (none left to give)"
+        got = "no stones (the table is empty and the LAST MAPPANO gives none)"
     elif source:
         got = f"{got} {source}"
     return f"{names[e.seat]} cannot play — {kind}: {got}"
@@ -137,13 +146,13 @@ def _ended(e: RoundEnded, names: Sequence[str]) -> str:
         return text
     manguno = e.manguno if e.manguno is not None else e.winner
     totals = e.pip_totals
-    text = f"The line is blocked: {names[manguno]} is MANGUNO with {plural(totals[manguno], 'pip')}"
+    text = f"The line is blocked: {names[manguno]} is MANGUNO with {pips(totals[manguno])}"
     if not e.mattikkeng:
         text += f", no MATTIKKENG. {names[manguno]} wins the round"
         if e.cucuq is not None:
             text += f"; CUCUQ: {names[e.cucuq]}"
         return text
-    listed = ", ".join(f"{names[s]} ({plural(totals[s], 'pip')})" for s in e.mattikkeng)
+    listed = ", ".join(f"{names[s]} ({pips(totals[s])})" for s in e.mattikkeng)
     word = "MATTIKKENG" if len(e.mattikkeng) == 1 else f"{len(e.mattikkeng)} MATTIKKENG"
     return f"{text}; {word}: {listed}. {names[e.winner]} wins the round"
 
@@ -172,7 +181,7 @@ def describe(event: Event, names: Sequence[str]) -> str:
     >>> describe(Passed(3, False, 1, 3, 3), names)
     'Daeng cannot play — PASS: 1 stone'
     >>> describe(Passed(3, False, 0, 3, 3), names)
-    'Daeng cannot play — PASS: no stones (none left to give)'
+    'Daeng cannot play — PASS: no stones (the table is empty and the LAST MAPPANO gives none)'
     >>> describe(StonesMoved(0, 4, 3, Reason.CEKI), names)
     'Emba receives 3 stones from Andi — CUCUQ of a CEKI'
     >>> hands = (0, 0, 0, 0, 0)

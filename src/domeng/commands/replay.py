@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from domeng.account import describe, narrate, plural
+from domeng.account import describe, narrate, pips, plural
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
@@ -154,12 +154,12 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
             out.append("  Unplayed tiles:")
             for s in range(SEATS):
                 hand = ended.hands[s]
-                shown = f"{_tiles(hand)} ({plural(pip_total(hand), 'pip')})" if hand else "-"
+                shown = f"{_tiles(hand)} ({pips(pip_total(hand))})" if hand else "-"
                 out.append(f"    {names[s]:<{width}}  {shown}")
         elif isinstance(e, StonesMoved | CamatElected):
             out.append(f"  {describe(e, names)}.")
     if not any(isinstance(e, StonesMoved) for e in events[i:]):
-        out.append("  No stones move: there are none left to give.")
+        out.append("  No stones move: the table is empty and the givers have none.")
     out.append(f"After round {r.number}: " + _standing_line(r, names))
     return out
 
