@@ -126,7 +126,7 @@ def test_a_lempa_without_mappakuling_is_a_plain_first_cappu_not_pollo() -> None:
             [(None, 2), (0, 3)],
         ),
         # CEKI, 1 on the table: 1 + 2 from the FIRST CAPPU
-        ("ceki", 3, 1, [4, 20, 0, 0, 0], [2, 20, 0, 0, 2], [(None, 1), (0, 2)]),
+        ("ceki", 3, 1, [4, 20, 0, 0, 0], [2, 20, 0, 0, 3], [(None, 1), (0, 2)]),
         # plain, table empty: the FIRST CAPPU gives the 1
         ("plain", 1, 0, [3, 0, 0, 22, 0], [2, 0, 0, 22, 1], [(0, 1)]),
         # the CUCUQ already holds stones; the table has enough
