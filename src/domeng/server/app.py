@@ -24,7 +24,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
+from domeng.engine.record import RecordError, game_from_record
 
+from . import wire
 from .players import BotRunner, default_level, levels
 from .storage import Storage
 from .tables import Connection, Hub, Table, TableError, run_safely
@@ -33,6 +35,8 @@ MAX_MESSAGE = 4096
 """The longest WebSocket message accepted, in characters (a play is about 60)."""
 MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
+MAX_RECORD = 4_000_000
+"""The longest record accepted by ``POST /api/replay``, in bytes."""
 
 Json = dict[str, Any]
 
@@ -41,10 +45,12 @@ def _error(e: TableError) -> JSONResponse:
     return JSONResponse({"error": e.json()}, status_code=e.status)
 
 
-async def _body(request: Request) -> object:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise TableError("too_large", f"the body is longer than {MAX_BODY} bytes", 413)
+async def _body(request: Request, limit: int = MAX_BODY) -> object:
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise TableError("too_large", f"the body is longer than {limit} bytes", 413)
     if not raw.strip():
         return {}
     try:
@@ -132,6 +138,20 @@ async def get_record(request: Request) -> Response:
     if request.query_params.get("download"):
         headers["Content-Disposition"] = f'attachment; filename="domeng-{t.id}.json"'
     return JSONResponse(t.record_json(), headers=headers)
+
+
+async def get_replay(request: Request) -> Response:
+    return JSONResponse(_hub(request).table(request.path_params["id"]).replay_json())
+
+
+async def replay_record(request: Request) -> Response:
+    """Replay a record sent by the client (a file opened in the browser) to watch it."""
+    doc = await _body(request, limit=MAX_RECORD)
+    try:
+        game, players = game_from_record(doc)
+    except RecordError as e:
+        raise TableError("bad_record", str(e), 422) from None
+    return JSONResponse(wire.replay_json(game, players))
 
 
 async def take_seat(request: Request) -> Response:
@@ -295,6 +315,15 @@ def _handle(hub: Hub, t: Table, c: Connection, message: Any) -> None:
         _refuse(c, "unknown_type", f"unknown message type {kind!r} (known: {known})", reply_to)
 
 
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return _error(TableError("not_found", f"there is nothing at {request.url.path}", 404))
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    message = f"{request.method} is not allowed at {request.url.path}"
+    return _error(TableError("method_not_allowed", message, 405))
+
+
 # -- the application ---------------------------------------------------------------------
 
 
@@ -325,10 +354,16 @@ def create_app(
         Route("/api/tables/{id}", _guarded(get_table)),
         Route("/api/tables/{id}/view", _guarded(get_view)),
         Route("/api/tables/{id}/record", _guarded(get_record)),
+        Route("/api/tables/{id}/replay", _guarded(get_replay)),
+        Route("/api/replay", _guarded(replay_record), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}", _guarded(take_seat), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: _not_found, 405: _not_allowed},
+    )
     app.state.addresses = addresses or []
     return app

@@ -39,6 +39,7 @@ from domeng.engine import (
     parse_tile,
     tile_name,
 )
+from domeng.engine.record import record_of
 from domeng.engine.tiles import mask_of
 from domeng.engine.tiles import names as tile_names
 
@@ -296,21 +297,12 @@ class Table:
 
     def record_json(self) -> Json:
         """The game so far as a ``domeng.record/1`` document."""
-        rounds = []
-        for d, r in zip(self.deals, self.game.rounds, strict=True):
-            plays: list[Json] = []
-            for i, (seat, m) in enumerate(r.plays):
-                p: Json = {"seat": seat, "tile": tile_name(m.tile)}
-                if i:
-                    p["end"] = m.end.word
-                plays.append(p)
-            rounds.append({"hands": d.hands, "unused": d.unused, "plays": plays})
-        return {
-            "format": "domeng.record/1",
-            "variants": self.game.variants.to_json(),
-            "players": self.names,
-            "rounds": rounds,
-        }
+        return record_of(self.game, self.names)
+
+    def replay_json(self) -> Json:
+        """The finished rounds step by step (the round being played is left out)."""
+        finished = sum(1 for r in self.game.rounds if r.finished)
+        return wire.replay_json(self.game, self.names, rounds=finished)
 
 
 def rebuild(stored: StoredTable) -> Game:

@@ -13,6 +13,7 @@ from domeng.account import describe
 from domeng.engine import (
     CamatElected,
     Event,
+    Game,
     Move,
     Passed,
     Played,
@@ -165,3 +166,46 @@ def view_json(
     if events is not None:
         d["events"] = events
     return d
+
+
+def _step(r: Round, names: Sequence[str], play: Json | None, start: int) -> Json:
+    return {
+        "play": play,
+        "events": events_json(r.events, names, round_number=r.number, start=start),
+        "hands": [tile_names(h) for h in r.hands],
+        "line": [list(p) for p in r.line()],
+        "ends": list(r.ends) if r.ends is not None else None,
+        "turn": r.turn,
+        "stones": list(r.stones),
+        "table": r.table,
+        "camat": r.camat,
+        "titles": list(r.titles),
+    }
+
+
+def replay_json(game: Game, names: Sequence[str], *, rounds: int | None = None) -> Json:
+    """A game step by step, to watch again: every round's deal, then the position after
+    each play with the events it brought. Every hand is shown, so give only finished
+    rounds to anyone who may not see the last one's hands (``rounds``: how many)."""
+    shown = game.rounds if rounds is None else game.rounds[:rounds]
+    again = Game(game.variants)
+    out = []
+    for r in shown:
+        g = again.start_round(list(r.dealt), r.unused)
+        steps = [_step(g, names, None, 0)]
+        for seat, m in r.plays:
+            before = len(g.events)
+            g.play(m)
+            steps.append(_step(g, names, move_json(seat, g.plays[-1][1]), before))
+        out.append(
+            {
+                "number": g.number,
+                "starter": g.starter,
+                "dealt": [tile_names(h) for h in g.dealt],
+                "unused": tile_names(g.unused),
+                "finished": g.finished,
+                "steps": steps,
+                "summary": summary_json(g),
+            }
+        )
+    return {"variants": game.variants.to_json(), "players": list(names), "rounds": out}
