@@ -1,0 +1,134 @@
+"""`domeng replay`: the --json document, the telling for people, input edge cases,
+and the doctests of the account and record modules."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import domeng.account
+import domeng.engine.record
+from domeng.cli import main
+from domeng.commands.replay import format_summary, tell
+from domeng.engine.record import load_record, replay_summary
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["replay", *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("module", [domeng.account, domeng.engine.record])
+def test_doctests(module: object) -> None:
+    failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
+    assert tried > 0 and failures == 0
+
+
+def test_json_is_replay_summary() -> None:
+    path = EXAMPLES / "08-table-runs-out.json"
+    code, out, err = _run([str(path), "--json"])
+    assert (code, err) == (0, "")
+    game, _ = load_record(path)
+    assert json.loads(out) == replay_summary(game)
+    assert out == format_summary(replay_summary(game)) + "\n"
+
+
+def test_format_summary_lays_out_like_record_md() -> None:
+    game, _ = load_record(EXAMPLES / "01-first-cappu.json")
+    text = format_summary(replay_summary(game))
+    assert '      "passes": [\n        {"seat": 2, "passebunge": true, "stones": 2},' in text
+    assert '      "stones": [1, 0, 8, 5, 3],' in text
+    assert '      "manguno": null,' in text
+    assert text.endswith('  "next_starter": 1\n}')
+    assert format_summary({"rounds": [], "next_starter": None}) == (
+        '{\n  "rounds": [],\n  "next_starter": null\n}'
+    )
+
+
+def test_reads_standard_input() -> None:
+    data = (EXAMPLES / "02-ceki.json").read_bytes()
+    code, out, err = _run(["-", "--json"], stdin=data)
+    assert (code, err) == (0, "")
+    assert out == (EXAMPLES / "02-ceki.out.json").read_text("utf-8")
+
+
+def test_telling_covers_the_round() -> None:
+    code, out, err = _run([str(EXAMPLES / "01-first-cappu.json")])
+    assert (code, err) == (0, "")
+    # the deal, the line as it grew, PASSEBUNGE, the end, stones and standings
+    assert "Besse   6-6 6-4 6-3 5-5 2-1" in out
+    assert "unused  6-0 4-0 3-0" in out
+    assert "line: [6|6][6|1][1|4]" in out
+    assert "Cicci cannot play — PASSEBUNGE: 2 stones from the table." in out
+    assert "Emba cannot play — PASS: 1 stone from the table." in out
+    assert "Besse has played every tile: FIRST CAPPU. Besse wins the round; CUCUQ: Andi." in out
+    assert "Andi receives 1 stone from the table — CUCUQ of a FIRST CAPPU." in out
+    assert "After round 1: stones: Andi 1, Besse 0, Cicci 8, Daeng 5, Emba 3; table 8" in out
+    assert "Standings" in out and "Next to start: Besse." in out
+    assert "\x1b[" not in out
+
+
+def test_telling_of_a_block_a_camat_and_an_unfinished_round(tmp_path: Path) -> None:
+    code, out, _ = _run([str(EXAMPLES / "10-camat.json")])
+    assert code == 0
+    assert "Emba is elected CAMAT (1 title); all 25 stones go back to the table." in out
+    assert "Emba starts as CAMAT, with any tile." in out
+    assert "Andi is MANGUNO with 0 pips, no MATTIKKENG" in out
+    assert "Emba      4 stones  1 CAMAT title  CAMAT" in out
+    doc = json.loads((EXAMPLES / "10-camat.json").read_text("utf-8"))
+    doc["rounds"][-1]["plays"] = doc["rounds"][-1]["plays"][:3]
+    path = tmp_path / "unfinished.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    code, out, _ = _run([str(path)])
+    assert code == 0
+    assert "The round is not finished:" in out and "is in turn." in out
+    assert "The last round is not finished." in out
+    code, out, _ = _run([str(path), "--json"])
+    assert json.loads(out)["next_starter"] is None
+
+
+def test_tell_is_a_pure_function() -> None:
+    game, players = load_record(EXAMPLES / "05-mattikkeng-one.json")
+    text = tell(game, players)
+    assert text == tell(game, players)
+    assert "MATTIKKENG: Daeng (9 pips). Daeng wins the round." in text
+    assert "Andi receives 5 stones from the table — MANGUNO beaten by MATTIKKENG." in text
+
+
+def test_usage_errors_are_click_errors() -> None:
+    code, out, err = _run([])
+    assert code == 2 and out == "" and "Usage" in err
+
+
+@pytest.mark.parametrize("args", [["--json"], []], ids=["json", "text"])
+def test_a_real_process_exits_2_with_one_line(tmp_path: Path, args: list[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"format": "domeng.record/1", "rounds": [{"hands": [], "unused": []}]}')
+    proc = subprocess.run(
+        [sys.executable, "-m", "domeng", "replay", str(bad), *args],
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == b""
+    assert proc.stderr.decode().splitlines() == [
+        "domeng replay: round 1: a deal has 5 hands, not 0"
+    ]
+
+
+def test_a_real_process_prints_the_json(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "domeng", "replay", str(EXAMPLES / "04-manguno.json"), "--json"],
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert proc.stdout.decode() == (EXAMPLES / "04-manguno.out.json").read_text("utf-8")
