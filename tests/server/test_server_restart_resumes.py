@@ -1,0 +1,153 @@
+"""A real `domeng serve` process killed with SIGKILL and started again resumes every table."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+Json = dict[str, Any]
+TIMEOUT = 15.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def serve(db: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+    env = dict(os.environ, DOMENG_DATA_DIR=str(db.parent))
+    command = [sys.executable, "-m", "domeng", "serve", "--no-browser"]
+    command += ["--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(
+        command,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=TIMEOUT)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            try:
+                if client.get("/api").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("domeng serve did not start")
+            time.sleep(0.05)
+        yield proc, client
+    finally:
+        client.close()
+        if proc.poll() is None:
+            proc.kill()
+        _, err = proc.communicate(timeout=TIMEOUT)
+        assert b"Traceback" not in err, err.decode()
+
+
+def hello(port: int, table_id: str, token: str | None) -> tuple[Any, list[Json]]:
+    ws = connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", open_timeout=TIMEOUT)
+    ws.__enter__()
+    ws.send(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
+    got = []
+    while not got or got[-1]["type"] != "state":
+        got.append(json.loads(ws.recv(timeout=TIMEOUT)))
+    return ws, got
+
+
+def until(ws: Any, pred: Any) -> Json:
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        m: Json = json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic())))
+        if pred(m):
+            return m
+
+
+def is_prefix(before: Json, after: Json) -> bool:
+    if len(after["rounds"]) < len(before["rounds"]):
+        return False
+    for b, a in zip(before["rounds"], after["rounds"], strict=False):
+        if b["hands"] != a["hands"] or b["unused"] != a["unused"]:
+            return False
+        if a["plays"][: len(b["plays"])] != b["plays"]:
+            return False
+    return True
+
+
+def test_a_killed_server_resumes_every_table_exactly(tmp_path: Path) -> None:
+    db = tmp_path / "tables.sqlite3"
+    port = free_port()
+    with serve(db, port) as (proc, http):
+        level = http.get("/api").json()["default_level"]
+        seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": level}] * 4
+        person = http.post("/api/tables", json={"seats": seats, "pace_ms": 0, "stand_in": None})
+        assert person.status_code == 201
+        pt = person.json()
+        token = pt["tokens"]["0"]
+        robots = http.post(
+            "/api/tables", json={"seats": [{"kind": "computer", "level": level}] * 5, "pace_ms": 20}
+        ).json()
+        # Ann plays once, then the table waits for her turn again
+        ws, got = hello(port, pt["id"], token)
+        latest = got[-1]
+        plays = 0
+        while plays < 1 or latest["view"]["turn"] != 0:
+            view = latest["view"]
+            if view["turn"] == 0 and view["summary"] is None:
+                ws.send(
+                    json.dumps({"type": "play", **view["legal_moves"][0], "state": latest["state"]})
+                )
+                plays += 1
+            latest = until(ws, lambda m: m["type"] == "update")
+            if latest["view"]["summary"] is not None:
+                break
+        ws.close()
+        before = http.get(f"/api/tables/{pt['id']}/record").json()
+        table_before = http.get(f"/api/tables/{pt['id']}").json()
+        robots_before = http.get(f"/api/tables/{robots['id']}/record").json()
+        assert robots_before["rounds"][0]["plays"]
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(TIMEOUT)
+
+    with serve(db, port) as (proc, http):
+        after = http.get(f"/api/tables/{pt['id']}/record").json()
+        table_after = http.get(f"/api/tables/{pt['id']}").json()
+        assert after == before
+        for key in ("state", "turn", "round", "stones", "table", "status"):
+            assert table_after[key] == table_before[key], key
+        assert [s["name"] for s in table_after["seats"]] == [
+            s["name"] for s in table_before["seats"]
+        ]
+        # the seat token is still good: Ann is back in her seat and may play on
+        ws, got = hello(port, pt["id"], token)
+        state = got[-1]
+        assert state["view"]["seat"] == 0
+        assert state["state"] == table_before["state"]
+        if state["view"]["summary"] is None:
+            move = state["view"]["legal_moves"][0]
+            ws.send(json.dumps({"type": "play", **move, "state": state["state"]}))
+            assert until(ws, lambda m: m["type"] in ("ok", "error"))["type"] == "ok"
+        ws.close()
+        # the computer players' table carries on from where it was
+        robots_state = http.get(f"/api/tables/{robots['id']}").json()["state"]
+        watcher, _ = hello(port, robots["id"], None)
+        until(watcher, lambda m: m["type"] == "update" and m["state"] > robots_state)
+        watcher.close()
+        robots_after = http.get(f"/api/tables/{robots['id']}/record").json()
+        assert is_prefix(robots_before, robots_after)
