@@ -1,0 +1,177 @@
+"""Benchmark the table service: many tables at once, people playing over WebSockets.
+
+Starts `domeng serve` (a real process, a throwaway database, loopback only),
+creates N tables of five computer players at a pace, and in parallel P tables
+where seat 0 is a person played by this script through a real WebSocket
+connection (the ``websockets`` client): it plays as soon as it is in turn and
+says it is ready after each round. It measures the time from a play sent to
+the update that carries it, and prints moves per second (every table's plays)
+with the median and 99th percentile of that time. It stops by itself after
+--seconds, and stops the service.
+
+    .venv/bin/python benchmarks/server.py --tables 200 --people 20 --seconds 20
+
+Target (issue 4): 200 concurrent tables with the 99th percentile under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+Json = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def wait_started(http: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit("domeng serve stopped before it started")
+        try:
+            if (await http.get("/api")).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.05)
+    raise SystemExit("domeng serve did not start within 30 s")
+
+
+async def person(
+    port: int, table_id: str, token: str, stop_at: float, latencies: list[float]
+) -> int:
+    """Play seat 0 of a table until ``stop_at``; answers how many plays were made."""
+    plays = 0
+    async with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        sent_state = -1
+        view: Json | None = None
+        state = -1
+        ready_for = 0
+        while time.monotonic() < stop_at:
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=stop_at - time.monotonic())
+            except TimeoutError:
+                break
+            m = json.loads(text)
+            if m["type"] in ("state", "update"):
+                state, view = m["state"], m["view"]
+                if sent_at is not None and m["type"] == "update" and state == sent_state + 1:
+                    latencies.append(time.perf_counter() - sent_at)
+                    sent_at = None
+            elif m["type"] == "error":
+                print(f"error at table {table_id}: {m['message']}", file=sys.stderr)
+                sent_at = None
+            else:
+                continue
+            if view is None or sent_at is not None:
+                continue
+            if view["summary"] is not None:
+                if ready_for != view["round"]:
+                    ready_for = view["round"]
+                    await ws.send(json.dumps({"type": "ready"}))
+            elif view["turn"] == 0 and view["legal_moves"]:
+                move = view["legal_moves"][0]
+                sent_state = state
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "play", **move, "state": state}))
+                plays += 1
+    return plays
+
+
+async def table_plays(http: httpx.AsyncClient) -> int:
+    tables = (await http.get("/api/tables")).json()["tables"]
+    return sum(t["state"] - t["round"] for t in tables)
+
+
+async def run(args: argparse.Namespace) -> None:
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="domeng-bench-"))
+    env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
+    command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
+    proc = subprocess.Popen([*command, "--db", str(folder / "bench.sqlite3")], env=env)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
+            await wait_started(http, proc)
+            level = args.level or (await http.get("/api")).json()["default_level"]
+            computer = {"kind": "computer", "level": level}
+            for _ in range(args.tables):
+                body = {"seats": [computer] * 5, "pace_ms": args.pace_ms}
+                assert (await http.post("/api/tables", json=body)).status_code == 201
+            people: list[tuple[str, str]] = []
+            for _ in range(args.people):
+                body = {
+                    "seats": [{"kind": "person", "name": "Bench"}] + [computer] * 4,
+                    "pace_ms": args.person_pace_ms,
+                    "stand_in": None,
+                }
+                r = (await http.post("/api/tables", json=body)).json()
+                people.append((r["id"], r["tokens"]["0"]))
+            start_plays = await table_plays(http)
+            start = time.monotonic()
+            stop_at = start + args.seconds
+            latencies: list[float] = []
+            made = await asyncio.gather(
+                *(person(port, tid, tok, stop_at, latencies) for tid, tok in people)
+            )
+            elapsed = time.monotonic() - start
+            plays = await table_plays(http) - start_plays
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    print(
+        f"{args.tables} computer tables (pace {args.pace_ms} ms) + {args.people} tables "
+        f"with a person over WebSocket, {elapsed:.1f} s, level {level}"
+    )
+    print(f"moves per second (all tables): {plays / elapsed:.0f}")
+    print(f"person plays: {sum(made)}")
+    if latencies:
+        ms = sorted(x * 1000 for x in latencies)
+        p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+        print(
+            f"play sent -> update received: median {statistics.median(ms):.1f} ms, "
+            f"99th percentile {p99:.1f} ms, max {ms[-1]:.1f} ms ({len(ms)} plays)"
+        )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--tables", type=int, default=200, help="tables of computer players")
+    p.add_argument("--people", type=int, default=20, help="tables with a person (this script)")
+    p.add_argument("--seconds", type=float, default=20.0, help="how long to play")
+    p.add_argument("--pace-ms", type=int, default=500, help="pace of the computer tables")
+    p.add_argument("--person-pace-ms", type=int, default=0, help="pace at the people's tables")
+    p.add_argument("--level", default=None, help="computer player (default: the service's)")
+    args = p.parse_args()
+    if not 0 < args.seconds <= 600 or not 0 <= args.tables <= 2000 or not 0 < args.people <= 500:
+        raise SystemExit("keep it bounded: 0-2000 tables, 1-500 people, up to 600 seconds")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
