@@ -1,4 +1,9 @@
-"""Where Domeng keeps the user's data (the table service's database, saved games)."""
+"""Where Domeng keeps the user's data: saved games and the like.
+
+The folder is ``platformdirs.user_data_dir("domeng")``, or the folder named by
+the environment variable ``DOMENG_DATA_DIR`` when it is set (tests use it).
+Folders are created on demand.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,19 @@ from pathlib import Path
 
 import platformdirs
 
+ENV_VAR = "DOMENG_DATA_DIR"
+
 
 def data_dir() -> Path:
-    """The user's data folder: ``$DOMENG_DATA_DIR`` if set, else the platform's usual place.
+    """The user's Domeng data folder (created if missing)."""
+    override = os.environ.get(ENV_VAR)
+    path = Path(override) if override else Path(platformdirs.user_data_dir("domeng"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
-    The folder is not created here; callers create it when they write to it.
-    """
-    override = os.environ.get("DOMENG_DATA_DIR")
-    if override:
-        return Path(override)
-    return Path(platformdirs.user_data_dir("domeng"))
+
+def games_dir() -> Path:
+    """Where ``domeng play`` saves its games (created if missing)."""
+    path = data_dir() / "games"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Player
+from .basic import BasicPlayer
 from .expert import LEVELS, ExpertPlayer, expert_factory
 from .oracle import OraclePlayer
 from .random_player import RandomPlayer
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "random": RandomPlayer,
+    "basic": BasicPlayer,
 }
 
 

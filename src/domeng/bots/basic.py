@@ -1,0 +1,169 @@
+"""``basic``: a sensible player that looks one play ahead, from its seat's view only.
+
+Each legal move gets a score from a few plain rules of thumb, and the best one
+is played (ties broken by a seeded generator, so a seed gives the same play):
+
+- finish when it can, by CEKI or POLLO when the ends allow it;
+- get rid of a LEMPA early (it fits one number only), and otherwise of heavy
+  tiles, so that a blocked line finds few pips in hand;
+- keep tiles that fit the new ends and a variety of numbers, so as not to PASS;
+- leave ends the next player has shown they lack, so that they PASS;
+- when the next player holds one tile, avoid ends they might finish on: their
+  FIRST CAPPU makes this seat the CUCUQ (3 stones for a CEKI, 5 for a POLLO);
+- block the line only with few pips in hand (the MANGUNO pays when a
+  MATTIKKENG has no more pips).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from domeng.engine import Move, SeatView
+from domeng.engine.moves import SEATS, End
+from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TileSet, pip_total, tiles_of
+
+from .base import Player
+
+WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {
+        "pips": 0.1,
+        "numbers": 2.0,
+        "lempa": 3.0,
+        "fit": 2.5,
+        "nofit": 2.0,
+        "fitcount": 0.4,
+        "allpass": 4.0,
+        "nextpass": 3.0,
+        "danger": 4.0,
+        "otherpass": 0.5,
+    }
+)
+"""The weight of each rule of thumb in a move's score (tuned against ``random``)."""
+
+
+def ends_after(ends: tuple[int, int] | None, m: Move) -> tuple[int, int]:
+    """The open ends once ``m`` is played on a line with ``ends`` (None: opening)."""
+    t = m.tile
+    hi, lo = HIGH[t], LOW[t]
+    if ends is None:
+        return hi, lo
+    left, right = ends
+    if m.end is End.LEFT:
+        return (lo if hi == left else hi), right
+    return left, (lo if hi == right else hi)
+
+
+def numbers_in(hand: TileSet) -> int:
+    """How many different numbers the tiles of ``hand`` show."""
+    seen = 0
+    for t in tiles_of(hand):
+        seen |= (1 << HIGH[t]) | (1 << LOW[t])
+    return seen.bit_count()
+
+
+def _lowest_pips(candidates: TileSet, n: int) -> int:
+    """The least pips ``n`` tiles from ``candidates`` can add up to."""
+    return sum(sorted(PIPS[t] for t in tiles_of(candidates))[:n])
+
+
+class BasicPlayer(Player):
+    """Rules of thumb over the legal moves (see the module's docstring)."""
+
+    name = "basic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.weights: Mapping[str, float] = WEIGHTS
+
+    def choose(self, view: SeatView) -> Move:
+        moves = view.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        best = moves[0]
+        best_score = float("-inf")
+        for m in moves:
+            score = self.score(view, m) + self.rng.random() * 1e-3
+            if score > best_score:
+                best, best_score = m, score
+        return best
+
+    def score(self, view: SeatView, m: Move) -> float:
+        """How good playing ``m`` looks from ``view`` (higher is better)."""
+        seat = view.seat
+        t = m.tile
+        left, right = ends_after(view.ends, m)
+        mappakuling = view.ends is not None and left == right
+        rest = view.hand & ~(1 << t)
+        if not rest:
+            # FIRST CAPPU: the bigger the finish, the more the CUCUQ receives.
+            lempa = HIGH[t] == LOW[t]
+            return 1000.0 + (5 if lempa and mappakuling else 3 if mappakuling else 0)
+
+        fit = ENDS_MASK[left * 7 + right]
+        unseen = view.unseen & ~(1 << t)
+        mine = rest & fit
+        w = self.weights
+        score = w["pips"] * PIPS[t]
+        score += w["numbers"] * numbers_in(rest)
+        score += w["lempa"] * (HIGH[t] == LOW[t])
+        score += w["fit"] if mine else -w["nofit"]
+        score += w["fitcount"] * mine.bit_count()
+
+        if not unseen & fit:
+            # Nobody else can play on these ends: they all PASS.
+            if mine:
+                score += w["allpass"]
+            else:
+                score += self._block(view, rest, unseen)
+            return score
+
+        nxt = (seat + 1) % SEATS
+        may = view.may_hold(nxt) & ~(1 << t)
+        may_fit = may & fit
+        count = view.hand_counts[nxt]
+        if not may_fit:
+            score += w["nextpass"]
+        elif count <= 2 and may:
+            # The next player may finish on these ends, making this seat the CUCUQ.
+            danger = 0.0
+            for c in tiles_of(may_fit):
+                if count == 1:
+                    danger += self._cucuq_stones(c, left, right)
+                else:
+                    danger += 0.3 * self._cucuq_stones(c, left, right)
+            score -= w["danger"] * danger * count / may.bit_count()
+        # The other players: ends they lack make them PASS too.
+        for k in range(2, SEATS):
+            other = (seat + k) % SEATS
+            if not view.may_hold(other) & fit:
+                score += w["otherpass"]
+        return score
+
+    @staticmethod
+    def _cucuq_stones(c: int, left: int, right: int) -> int:
+        """Stones to this seat if the next player finishes with ``c`` on ends (left, right)."""
+        hi, lo = HIGH[c], LOW[c]
+        if left == right:
+            return 5 if hi == lo == left else 1
+        return 3 if {hi, lo} == {left, right} else 1
+
+    def _block(self, view: SeatView, rest: TileSet, unseen: TileSet) -> float:
+        """The score of blocking the line, this seat being the MANGUNO."""
+        mine = pip_total(rest)
+        sure = True
+        likely = True
+        average = pip_total(unseen) / max(1, unseen.bit_count())
+        for k in range(1, SEATS):
+            s = (view.seat + k) % SEATS
+            n = view.hand_counts[s]
+            if _lowest_pips(view.may_hold(s), n) <= mine:
+                sure = False
+            if average * n <= mine:
+                likely = False
+        if sure:
+            return 8.0
+        if likely:
+            return 0.0
+        return -10.0
