@@ -260,7 +260,7 @@ def _slug(heading: str) -> str:
 def _anchors(markdown: str) -> set[str]:
     anchors: set[str] = set()
     seen: dict[str, int] = {}
-    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*#*$", _without_code(markdown), re.M):
+    for heading in re.findall(r"^#{1,6}\s+(.+?)\s*#*$", _without_fences(markdown), re.M):
         slug = _slug(heading)
         count = seen.get(slug, 0)
         seen[slug] = count + 1
@@ -268,9 +268,12 @@ def _anchors(markdown: str) -> set[str]:
     return anchors
 
 
+def _without_fences(markdown: str) -> str:
+    return re.sub(r"^```.*?^```[^\n]*$", "", markdown, flags=re.M | re.S)
+
+
 def _without_code(markdown: str) -> str:
-    text = re.sub(r"^```.*?^```[^\n]*$", "", markdown, flags=re.M | re.S)
-    return re.sub(r"`[^`\n]*`", "", text)
+    return re.sub(r"`[^`\n]*`", "", _without_fences(markdown))
 
 
 def links(markdown: str) -> list[str]:
@@ -315,6 +318,11 @@ def test_docs_link_parser() -> None:
     ]
     assert _slug("Project's choices") == "projects-choices"
     assert _slug("1. FIRST CAPPU: somebody plays") == "1-first-cappu-somebody-plays"
+    assert _anchors("# A\n```\n# not a heading\n```\n### `--json`\n## A\n") == {
+        "a",
+        "--json",
+        "a-1",
+    }
 
 
 # -- the record format page ------------------------------------------------------
