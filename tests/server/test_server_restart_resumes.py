@@ -118,6 +118,9 @@ def test_a_killed_server_resumes_every_table_exactly(tmp_path: Path) -> None:
             if latest["view"]["summary"] is not None:
                 break
         ws.close()
+        watcher, _ = hello(port, robots["id"], None)
+        until(watcher, lambda m: m["type"] == "update" and m["view"]["plays"])
+        watcher.close()
         before = http.get(f"/api/tables/{pt['id']}/record").json()
         table_before = http.get(f"/api/tables/{pt['id']}").json()
         robots_before = http.get(f"/api/tables/{robots['id']}/record").json()
