@@ -1,9 +1,166 @@
-"""`domeng play` (being written)."""
+"""`domeng play`: play Domeng in the terminal, you at seat 0 against four computer players.
+
+The game is saved as a ``domeng.record/1`` file after every move, in
+``<data folder>/games/<timestamp>-<seed>.json``; ``domeng play --resume FILE``
+continues a saved game exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from datetime import datetime
+from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.text import Text
+
+from domeng.bots import player_names
+from domeng.engine import BlockPasses, Game, Opening, Variants
+from domeng.engine.record import RecordError, load_record
+from domeng.paths import games_dir
+from domeng.terminal import PlaySession, new_seats, resumed_seats
+
+_SEED_IN_NAME = re.compile(r"-(\d+)\.json$")
+
+
+def _new_path(seed: int) -> Path:
+    """A fresh file for a new game: ``<timestamp>-<seed>.json`` in the games folder."""
+    folder = games_dir()
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stamp}-{seed}.json"
+    k = 2
+    while path.exists():
+        path = folder / f"{stamp}-{k}-{seed}.json"
+        k += 1
+    return path
+
+
+def _check_opponents(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    known = player_names(for_people=True)
+    if value not in known:
+        raise click.BadParameter(
+            f"no computer player called {value!r}; choose one of: {', '.join(known)}"
+        )
+    return value
+
+
+def _check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    name = " ".join(value.split())
+    if not name:
+        raise click.BadParameter("your name cannot be empty")
+    return name
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source is not click.core.ParameterSource.DEFAULT
 
 
 @click.command("play")
-def command() -> None:
-    """Not written yet."""
-    raise click.ClickException("domeng play is not written yet")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of the deals and the computer players (default: a random one, printed).",
+)
+@click.option(
+    "--opening",
+    type=click.Choice([o.value for o in Opening]),
+    default=Opening.DOUBLE.value,
+    show_default=True,
+    help="Variant: the first round opens with the starter's LEMPA (double) or any tile (free).",
+)
+@click.option(
+    "--block-passes",
+    type=click.Choice([b.value for b in BlockPasses]),
+    default=BlockPasses.PENALIZED.value,
+    show_default=True,
+    help="Variant: the passes of a blocked line cost stones (penalized) or not (free).",
+)
+@click.option("--name", default="You", show_default=True, callback=_check_name, help="Your name.")
+@click.option(
+    "--opponents",
+    metavar="NAME",
+    default="basic",
+    show_default=True,
+    callback=_check_opponents,
+    help="The computer players: " + ", ".join(player_names(for_people=True)) + ".",
+)
+@click.option(
+    "--resume",
+    metavar="FILE",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Continue a saved game (its record file) where it stopped.",
+)
+@click.option(
+    "--pause",
+    type=click.FloatRange(min=0),
+    default=None,
+    hidden=True,
+    help="Seconds to wait before each computer play (default: 0.5 in a terminal, else 0).",
+)
+@click.pass_context
+def command(
+    ctx: click.Context,
+    seed: int | None,
+    opening: str,
+    block_passes: str,
+    name: str,
+    opponents: str,
+    resume: Path | None,
+    pause: float | None,
+) -> None:
+    """Play Domeng in the terminal: you at seat 0 against four computer players.
+
+    Pick a tile by its number; when it fits both ends you are asked which end.
+    q, Ctrl-C or Ctrl-D saves the game and quits; --resume FILE continues it.
+    """
+    console = Console(highlight=False)
+    if pause is None:
+        pause = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
+    if resume is not None:
+        try:
+            game, names = load_record(resume)
+        except RecordError as exc:
+            raise click.ClickException(f"cannot resume {resume}: {exc}") from None
+        for option in ("opening", "block_passes", "name"):
+            if _given(ctx, option):
+                console.print(
+                    Text(f"Note: --{option.replace('_', '-')} is taken from the saved game."),
+                    style="yellow",
+                )
+        found = _SEED_IN_NAME.search(resume.name)
+        if found is not None:
+            seed = int(found.group(1))
+        elif seed is None:
+            seed = random.SystemRandom().randrange(1, 1_000_000)
+        seats = resumed_seats(names, opponents, seed, game, player_names(for_people=True))
+        path = resume
+        console.print(Text(f"Resuming the game saved in {path}", style="bold"), soft_wrap=True)
+    else:
+        if seed is None:
+            seed = random.SystemRandom().randrange(1, 1_000_000)
+        game = Game(Variants(Opening(opening), BlockPasses(block_passes)))
+        seats = new_seats(name, opponents, seed)
+        path = _new_path(seed)
+        v = game.variants
+        console.print(
+            Text(f"Domeng: {name} at seat 0 against four {opponents} players.", style="bold")
+        )
+        console.print(
+            Text(f"Seed {seed} (domeng play --seed {seed} deals the same game)."),
+            soft_wrap=True,
+        )
+        console.print(
+            Text(f"Variants: opening {v.opening.value}, block_passes {v.block_passes.value}.")
+        )
+        console.print(Text(f"The game is saved as it goes in {path}"), soft_wrap=True)
+    console.print(Text("Type h for help, q to save and quit.", style="dim"))
+    session = PlaySession(
+        game, seats, path=path, seed=seed, console=console, pause=pause, echo=not sys.stdin.isatty()
+    )
+    session.run()

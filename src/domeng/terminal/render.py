@@ -1,0 +1,230 @@
+"""What the terminal shows: pure functions from the engine's state to ``rich`` text.
+
+Nothing here knows a rule: what may be played comes from the seat's legal
+moves, the sentences from :mod:`domeng.account`, the figures from the round.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from domeng.account import describe, narrate, pips, plural
+from domeng.engine import (
+    SEATS,
+    CamatElected,
+    Event,
+    Move,
+    Reason,
+    Round,
+    RoundEnded,
+    SeatView,
+    StonesMoved,
+)
+from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
+
+__all__ = [
+    "domino",
+    "end_choice",
+    "hand_tiles",
+    "line_text",
+    "round_header",
+    "round_summary",
+    "sentence",
+    "sentences",
+    "standings",
+    "status",
+    "your_tiles",
+]
+
+_SECOND_PERSON = {
+    "plays": "play",
+    "opens": "open",
+    "receives": "receive",
+    "has": "have",
+    "is": "are",
+    "wins": "win",
+}
+
+
+def domino(t: Tile) -> str:
+    """A tile as a domino, higher number first: ``[6|4]``."""
+    return f"[{HIGH[t]}|{LOW[t]}]"
+
+
+def line_text(line: Sequence[tuple[int, int]]) -> str:
+    """The line as dominoes from left to right: ``[6|6][6|3][3|2]``."""
+    return "".join(f"[{a}|{b}]" for a, b in line) if line else "(empty)"
+
+
+def hand_tiles(mask: TileSet) -> list[Tile]:
+    """A hand's tiles in the order they are shown and numbered: highest first."""
+    return sorted(tiles_of(mask), key=lambda t: (HIGH[t], LOW[t]), reverse=True)
+
+
+def _you(text: str, you: str) -> str:
+    """Turn "You plays" into "You play" when the person's name is "You"."""
+    if you != "You":
+        return text
+
+    def fix(m: re.Match[str]) -> str:
+        return _SECOND_PERSON[m.group(1)]
+
+    return re.sub(r"\bYou (plays|opens|receives|has|is|wins)\b", lambda m: "You " + fix(m), text)
+
+
+def sentence(event: Event, names: Sequence[str]) -> str:
+    """One event told for people (via :func:`domeng.account.describe`)."""
+    return _you(describe(event, names), names[0])
+
+
+def sentences(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """Events told for people, a pass together with its stones."""
+    return [_you(s, names[0]) for s in narrate(events, names)]
+
+
+def round_header(r: Round, names: Sequence[str]) -> Text:
+    """The line that announces a new round."""
+    who = names[r.starter]
+    if r.opening_tile is not None:
+        how = f"opens with {domino(r.opening_tile)}"
+    else:
+        how = "opens with any tile"
+    if r.number > 1 and r.camat == r.starter:
+        why = " as CAMAT"
+    elif r.number > 1:
+        why = f" as the winner of round {r.number - 1}"
+    else:
+        why = ""
+    text = Text()
+    text.append(f"Round {r.number}", style="bold")
+    text.append(f" — {_you(f'{who} {how}', names[0])}{why}.")
+    return text
+
+
+def your_tiles(v: SeatView) -> Text:
+    """The seat's tiles, numbered from 1; those it may play marked (``*``) when in turn."""
+    playable = {m.tile for m in v.legal_moves}
+    text = Text()
+    for k, t in enumerate(hand_tiles(v.hand), start=1):
+        if k > 1:
+            text.append("   ")
+        if t in playable:
+            text.append(f"{k}) {domino(t)}*", style="bold green")
+        elif playable:
+            text.append(f"{k}) {domino(t)} ", style="dim")
+        else:
+            text.append(f"{k}) {domino(t)} ")
+    return text
+
+
+def status(v: SeatView, names: Sequence[str], kinds: Sequence[str]) -> RenderableType:
+    """The table as the seat sees it: players, tiles, stones, titles, the line, its tiles."""
+    table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 0))
+    table.add_column("")
+    table.add_column("Player")
+    table.add_column("Tiles", justify="right")
+    table.add_column("Stones", justify="right")
+    table.add_column("CAMAT titles", justify="right")
+    for s in range(SEATS):
+        mark = "▶" if v.turn == s else ""
+        who = names[s] + (f" ({kinds[s]})" if kinds[s] else "")
+        if v.camat == s:
+            who += "  CAMAT"
+        table.add_row(
+            mark,
+            who,
+            str(v.hand_counts[s]),
+            str(v.stones[s]),
+            str(v.titles[s]),
+            style="bold" if s == v.seat else None,
+        )
+    camat = names[v.camat] if v.camat is not None else "none yet"
+    header = Text(f"Round {v.number} · table: {plural(v.table)} · CAMAT: {camat}", style="cyan")
+    line = Text("Line: ", style="bold", overflow="fold")
+    line.append(line_text(v.line))
+    parts: list[RenderableType] = [header, table, line]
+    if v.ends is not None:
+        parts.append(Text(f"Ends: {v.ends[0]} (left) and {v.ends[1]} (right)"))
+    tiles = Text("Your tiles: ", style="bold")
+    tiles.append_text(your_tiles(v))
+    parts.append(tiles)
+    if v.legal_moves:
+        parts.append(Text("(* = you may play it)", style="dim"))
+    return Group(*parts)
+
+
+def end_choice(v: SeatView, moves: Sequence[Move]) -> str:
+    """The question for a tile that fits both ends: which end."""
+    assert v.ends is not None
+    left, right = v.ends
+    t = moves[0].tile
+    return (
+        f"{domino(t)} fits both ends: l) left, next to {left} · r) right, next to {right}. "
+        "Which end? "
+    )
+
+
+def standings(r: Round, names: Sequence[str]) -> RenderableType:
+    """Everyone's stones and CAMAT titles after the round, the table's stones, the CAMAT."""
+    table = Table(title="Standings", title_justify="left", box=None, padding=(0, 2, 0, 0))
+    table.add_column("Player")
+    table.add_column("Stones", justify="right")
+    table.add_column("CAMAT titles", justify="right")
+    for s in range(SEATS):
+        who = names[s] + ("  CAMAT" if r.camat == s else "")
+        table.add_row(who, str(r.stones[s]), str(r.titles[s]))
+    table.add_row("(table)", str(r.table), "")
+    return table
+
+
+def _transfers(events: Sequence[Event], names: Sequence[str]) -> list[str]:
+    """Every stone moved in the round: who received how many from whom, and why
+    (transfers of the same kind added up, in the order they first happened)."""
+    totals: dict[tuple[int, int | None, Reason], int] = {}
+    for e in events:
+        if isinstance(e, StonesMoved):
+            key = (e.receiver, e.giver, Reason(e.reason))
+            totals[key] = totals.get(key, 0) + e.amount
+    out: list[str] = []
+    for (receiver, giver, reason), amount in totals.items():
+        text = describe(StonesMoved(giver, receiver, amount, reason), names)
+        out.append(_you(text, names[0]))
+    return out
+
+
+def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
+    """After a round: how it ended, every hand and the unused tiles, the stones moved."""
+    result = r.result
+    assert result is not None
+    parts: list[RenderableType] = []
+    parts.append(Text(f"── Round {r.number} is over ──", style="bold"))
+    after = False
+    for e in r.events:
+        if isinstance(e, RoundEnded):
+            parts.append(Text(sentence(e, names) + ".", style="bold yellow"))
+            after = True
+        elif after and isinstance(e, CamatElected):
+            parts.append(Text(sentence(e, names) + ".", style="bold magenta"))
+    hands = Table(title="Tiles left", title_justify="left", box=None, padding=(0, 2, 0, 0))
+    hands.add_column("Player")
+    hands.add_column("Tiles")
+    hands.add_column("Pips", justify="right")
+    for s in range(SEATS):
+        mask = result.hands[s]
+        shown = " ".join(domino(t) for t in hand_tiles(mask)) or "—"
+        hands.add_row(names[s], shown, pips(pip_total(mask)))
+    hands.add_row("(unused)", " ".join(domino(t) for t in hand_tiles(result.unused)), "")
+    parts.append(hands)
+    moved = _transfers(r.events, names)
+    parts.append(Text("Stones this round:", style="bold"))
+    if moved:
+        parts.extend(Text(f"  {m}.") for m in moved)
+    else:
+        parts.append(Text("  none moved."))
+    parts.append(standings(r, names))
+    return Group(*parts)

@@ -1,0 +1,333 @@
+"""A game in the terminal: one person at seat 0, four computer players, the input loop.
+
+The session drives the engine's :class:`~domeng.engine.Game` and nothing
+else decides a rule: the person picks among the seat's legal moves, the
+computer players choose from their seat's view, and every change is told from
+the engine's events. The game is saved as a ``domeng.record/1`` file after
+every move, so that ``domeng play --resume FILE`` can continue it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from domeng.bots import Player, make_player
+from domeng.engine import SEATS, End, Game, Move, Round, RoundEnded, SeatView, parse_tile
+from domeng.engine.record import save_record
+
+from .render import (
+    domino,
+    end_choice,
+    hand_tiles,
+    round_header,
+    round_summary,
+    sentences,
+    status,
+)
+
+__all__ = [
+    "OPPONENT_NAMES",
+    "PERSON",
+    "PlaySession",
+    "Quit",
+    "Seat",
+    "bot_seed",
+    "deal_rng",
+    "new_seats",
+    "record_name",
+    "resumed_seats",
+    "split_name",
+]
+
+PERSON = 0
+"""The person's seat."""
+
+OPPONENT_NAMES = ("Besse", "Cicci", "Daeng", "Emba")
+"""The computer players' names at seats 1-4."""
+
+_KIND = re.compile(r"^(?P<name>.*\S)\s+\((?P<kind>[^()]+)\)$")
+
+HELP = (
+    "Type the number of a tile to play it (or its name, like 6-4); when it fits both\n"
+    "ends you are asked which one: l (left) or r (right). q saves the game and quits;\n"
+    "so does Ctrl-C or Ctrl-D. The game is saved after every move."
+)
+
+
+class Quit(Exception):
+    """The person asked to stop (q)."""
+
+
+def record_name(name: str, kind: str | None) -> str:
+    """A seat's name as the record keeps it: ``"Besse (basic)"`` for a computer player."""
+    return f"{name} ({kind})" if kind else name
+
+
+def split_name(text: str) -> tuple[str, str | None]:
+    """``"Besse (basic)"`` -> ``("Besse", "basic")``; a plain name has no kind."""
+    m = _KIND.match(text)
+    if m is None:
+        return text, None
+    return m.group("name"), m.group("kind")
+
+
+def deal_rng(seed: int, number: int) -> random.Random:
+    """The generator that deals round ``number`` of the game with this seed."""
+    return random.Random(f"domeng:{seed}:round:{number}")
+
+
+def bot_seed(seed: int, seat: int, resumed_at: str = "") -> int:
+    """The seed of the computer player at ``seat`` (another one after a resume)."""
+    return random.Random(f"domeng:{seed}:seat:{seat}:{resumed_at}").randrange(1 << 31)
+
+
+@dataclass
+class Seat:
+    """Who sits at a seat: a name shown to people, and the computer player, if any."""
+
+    name: str
+    kind: str | None = None
+    player: Player | None = None
+    saved: str | None = None
+    """The name as a resumed record had it, kept as it was."""
+
+
+class PlaySession:
+    """One person against four computer players, in the terminal, until they quit."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        *,
+        path: Path,
+        seed: int,
+        console: Console,
+        ask: Callable[[Text], str] | None = None,
+        pause: float = 0.0,
+        echo: bool = False,
+    ) -> None:
+        if len(seats) != SEATS or seats[PERSON].player is not None:
+            raise ValueError("a session seats one person at seat 0 and four computer players")
+        self.game = game
+        self.seats = list(seats)
+        self.path = path
+        self.seed = seed
+        self.console = console
+        self._ask = ask or (lambda prompt: console.input(prompt))
+        self.echo = echo
+        """Print each answer after its question (when the input is not a terminal)."""
+        self.pause = pause
+        self.names = [s.name for s in self.seats]
+        self.kinds = [s.kind or "" for s in self.seats]
+
+    def ask(self, prompt: Text) -> str:
+        answer = self._ask(prompt)
+        if self.echo:
+            self.console.print(Text(answer), soft_wrap=True)
+        return answer
+
+    @property
+    def record_names(self) -> list[str]:
+        return [s.saved or record_name(s.name, s.kind) for s in self.seats]
+
+    # -- the whole session ---------------------------------------------------
+
+    def run(self) -> None:
+        """Play until the person quits (q, Ctrl-C, end of input); the game is saved."""
+        try:
+            self._play()
+        except Quit:
+            self._stop("")
+        except EOFError:
+            self._stop("End of input. ")
+        except KeyboardInterrupt:
+            self._stop("Interrupted. ")
+
+    def _stop(self, why: str) -> None:
+        if self.game.rounds:
+            self.save()
+        self.console.print()
+        self.console.print(
+            Text(f"{why}The game is saved in {self.path}", style="bold"), soft_wrap=True
+        )
+        self.console.print(
+            Text(f"Continue it with: domeng play --resume {self.path}"), soft_wrap=True
+        )
+
+    def save(self) -> None:
+        save_record(self.path, self.game, self.record_names)
+
+    def _play(self) -> None:
+        game = self.game
+        if game.rounds and not game.round.finished:
+            r = game.round
+            self.say(
+                Text(
+                    f"Resuming round {r.number} after {len(r.plays)} "
+                    f"{'play' if len(r.plays) == 1 else 'plays'}.",
+                    style="bold",
+                )
+            )
+        while True:
+            if not game.rounds or game.round.finished:
+                self._deal()
+            r = game.round
+            self._play_round(r)
+            self.console.print()
+            self.console.print(round_summary(r, self.names))
+            answer = self.ask(Text("Press Enter for the next round, q to quit: ", style="bold"))
+            if answer.strip().lower() in ("q", "quit"):
+                raise Quit
+
+    def _deal(self) -> None:
+        number = len(self.game.rounds) + 1
+        r = self.game.deal(deal_rng(self.seed, number))
+        self.save()
+        self.console.print()
+        self.say(round_header(r, self.names))
+
+    def _play_round(self, r: Round) -> None:
+        told = len(r.events)
+        while not r.finished:
+            seat = r.turn
+            assert seat is not None
+            player = self.seats[seat].player
+            if player is None:
+                m = self._ask_move(self.game.view(seat))
+            else:
+                if self.pause:
+                    time.sleep(self.pause)
+                m = player.choose(self.game.view(seat))
+            r.play(m)
+            self.save()
+            told = self._tell(r, told)
+
+    def _tell(self, r: Round, told: int) -> int:
+        """Tell the round's events from ``told`` on, up to its end (told by the summary)."""
+        events = r.events
+        stop = len(events)
+        for i in range(told, len(events)):
+            if isinstance(events[i], RoundEnded):
+                stop = i
+                break
+        for text in sentences(events[told:stop], self.names):
+            style = "bold" if text.startswith(self.names[PERSON] + " ") else None
+            self.say(Text(f"  {text}.", style=style or ""))
+        return len(events)
+
+    def say(self, text: Text) -> None:
+        self.console.print(text, soft_wrap=True)
+
+    def _error(self, message: str) -> None:
+        self.console.print(Text(message, style="red"), soft_wrap=True)
+
+    # -- the person's move ---------------------------------------------------
+
+    def _ask_move(self, v: SeatView) -> Move:
+        self.console.print()
+        self.console.print(status(v, self.names, self.kinds))
+        tiles = hand_tiles(v.hand)
+        count = len(tiles)
+        while True:
+            answer = self.ask(
+                Text(f"Your turn — play which tile (1-{count}, q to quit)? ", style="bold")
+            )
+            answer = answer.strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise Quit
+            if answer in ("h", "?", "help"):
+                self.say(Text(HELP))
+                continue
+            t = self._tile_of(answer, tiles)
+            if t is None:
+                continue
+            moves = [m for m in v.legal_moves if m.tile == t]
+            if not moves:
+                self._not_playable(v, t, tiles)
+                continue
+            if len(moves) == 1:
+                return moves[0]
+            chosen = self._ask_end(v, moves)
+            if chosen is not None:
+                return chosen
+
+    def _tile_of(self, answer: str, tiles: Sequence[int]) -> int | None:
+        count = len(tiles)
+        if not answer:
+            self._error(f"Type the number of a tile, from 1 to {count} (h for help).")
+            return None
+        if answer.isdigit():
+            k = int(answer)
+            if 1 <= k <= count:
+                return tiles[k - 1]
+            self._error(f"There is no tile {k}: type a number from 1 to {count}.")
+            return None
+        try:
+            t = parse_tile(answer.replace("|", "-").strip("[]"))
+        except ValueError:
+            self._error(
+                f"{answer!r} is not a tile number: type a number from 1 to {count} "
+                "(h for help, q to quit)."
+            )
+            return None
+        if t not in tiles:
+            self._error(f"You do not hold {domino(t)}: type a number from 1 to {count}.")
+            return None
+        return t
+
+    def _not_playable(self, v: SeatView, t: int, tiles: Sequence[int]) -> None:
+        if v.ends is None:
+            why = f"{domino(t)} cannot open this round."
+        else:
+            why = f"{domino(t)} does not fit the ends ({v.ends[0]} and {v.ends[1]})."
+        playable = sorted({m.tile for m in v.legal_moves}, key=tiles.index)
+        listed = ", ".join(f"{tiles.index(p) + 1}) {domino(p)}" for p in playable)
+        self._error(f"{why} You may play: {listed}.")
+
+    def _ask_end(self, v: SeatView, moves: Sequence[Move]) -> Move | None:
+        by_end = {m.end: m for m in moves}
+        while True:
+            answer = self.ask(Text(end_choice(v, moves) + "(b to pick another tile) ", "bold"))
+            answer = answer.strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise Quit
+            if answer in ("b", "back"):
+                return None
+            if answer in ("l", "left"):
+                return by_end[End.LEFT]
+            if answer in ("r", "right"):
+                return by_end[End.RIGHT]
+            self._error("Type l for the left end or r for the right end (b to pick another tile).")
+
+
+def new_seats(name: str, opponents: str, seed: int) -> list[Seat]:
+    """The person at seat 0 and four computer players of kind ``opponents``."""
+    seats = [Seat(name)]
+    for seat, who in enumerate(OPPONENT_NAMES, start=1):
+        seats.append(Seat(who, opponents, make_player(opponents, bot_seed(seed, seat))))
+    return seats
+
+
+def resumed_seats(
+    names: Sequence[str], opponents: str, seed: int, game: Game, known: Sequence[str]
+) -> list[Seat]:
+    """The seats of a saved game: the person at seat 0 (their saved name); each computer
+    player of the kind its saved name says (``"Besse (basic)"``), else ``opponents``."""
+    at = f"{len(game.rounds)}:{len(game.round.plays) if game.rounds else 0}"
+    seats = [Seat(names[PERSON], saved=names[PERSON])]
+    for seat in range(1, SEATS):
+        name, kind = split_name(names[seat])
+        if kind is None or kind not in known:
+            name, kind = names[seat], opponents
+        player = make_player(kind, bot_seed(seed, seat, at))
+        seats.append(Seat(name, kind, player, saved=names[seat]))
+    return seats

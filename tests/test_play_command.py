@@ -1,0 +1,385 @@
+"""`domeng play`: terminal play against four computer players, driven through click's
+CliRunner (and the session directly for crafted positions)."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from rich.console import Console
+from rich.text import Text
+
+from domeng.cli import main
+from domeng.engine import Game, move, parse_tile
+from domeng.engine.moves import End
+from domeng.engine.record import load_record
+from domeng.engine.tiles import FULL_SET, mask_of, tiles_of
+from domeng.terminal import PlaySession, Seat, new_seats
+from domeng.terminal.render import line_text, your_tiles
+from domeng.terminal.session import split_name
+
+# At every tile question one of 1-5 is playable; "l" answers an end question.
+CYCLE = "1\n2\n3\n4\n5\nl\n"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("DOMENG_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def play(*args: str, input: str = "") -> Result:
+    return CliRunner().invoke(main, ["play", *args], input=input)
+
+
+def saved_games(data_dir: Path) -> list[Path]:
+    return sorted((data_dir / "games").glob("*.json"))
+
+
+def the_game(data_dir: Path) -> Path:
+    games = saved_games(data_dir)
+    assert len(games) == 1, games
+    return games[0]
+
+
+def without_path(output: str) -> str:
+    return "\n".join(line for line in output.splitlines() if ".json" not in line)
+
+
+# -- whole rounds ---------------------------------------------------------------
+
+
+def test_whole_rounds_by_picking_tiles(data_dir: Path) -> None:
+    result = play("--seed", "7", input=CYCLE * 8)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    out = result.output
+    assert "Seed 7" in out
+    assert "Round 1 is over" in out and "Round 2 is over" in out
+    assert "Tiles left" in out and "(unused)" in out
+    assert "Stones this round:" in out and "Standings" in out
+    assert "Press Enter for the next round, q to quit" in out
+    assert "wins the round" in out or "win the round" in out
+    # The game was saved as it went and replays.
+    game, players = load_record(the_game(data_dir))
+    assert players[0] == "You"
+    assert players[1:] == ["Besse (basic)", "Cicci (basic)", "Daeng (basic)", "Emba (basic)"]
+    assert len(game.rounds) >= 2
+    assert all(r.finished for r in game.rounds[:-1])
+
+
+def test_the_screen_shows_line_tiles_players_stones_and_turn(data_dir: Path) -> None:
+    result = play("--seed", "3", input=CYCLE * 3)
+    out = result.output
+    assert result.exit_code == 0
+    assert "Line: [" in out
+    assert "Your tiles: 1) [" in out and "*" in out
+    assert "(* = you may play it)" in out
+    for name in ("Besse (basic)", "Cicci (basic)", "Daeng (basic)", "Emba (basic)"):
+        assert name in out
+    assert "Tiles" in out and "Stones" in out and "CAMAT titles" in out
+    assert "table: 25 stones" in out or "table: " in out
+    assert "CAMAT: none yet" in out
+    assert "▶" in out
+    assert "Your turn" in out
+
+
+def test_q_at_the_end_of_a_round_quits(data_dir: Path) -> None:
+    # Answer every question with a tile or an end until the round is over, then q.
+    result = play("--seed", "11", input=CYCLE * 8)
+    assert result.exit_code == 0
+    out = result.output
+    first = out.index("Press Enter for the next round")
+    rest = out[:first]
+    # Count how many answers the first round took, then replay with q right after it.
+    answers = rest.count("Your turn — play which tile") + rest.count("Which end?")
+    lines = (CYCLE * 8).splitlines()[:answers]
+    again = play("--seed", "11", input="\n".join([*lines, "q", ""]))
+    assert again.exit_code == 0
+    assert "Round 2 —" not in again.output
+    assert "The game is saved in" in again.output
+    game, _ = load_record(saved_games(data_dir)[-1])
+    assert len(game.rounds) == 1 and game.round.finished
+
+
+# -- bad input --------------------------------------------------------------------
+
+
+def test_bad_input_is_asked_again(data_dir: Path) -> None:
+    bad = "x\n\n9\n0\n7-7\n"
+    result = play("--seed", "7", input=(bad + CYCLE) * 8)
+    assert result.exit_code == 0
+    out = result.output
+    assert "'x' is not a tile number" in out
+    assert "Type the number of a tile" in out
+    assert "There is no tile 9" in out
+    assert "There is no tile 0" in out
+    assert "'7-7' is not a tile number" in out
+    assert "does not fit the ends" in out and "You may play:" in out
+    assert "Traceback" not in out
+
+
+def test_a_tile_can_be_named_and_help_is_there(data_dir: Path) -> None:
+    result = play("--seed", "7", input="h\n6-3\n" + CYCLE * 6)
+    assert result.exit_code == 0
+    assert "Type the number of a tile to play it" in result.output
+
+
+# -- end of input, Ctrl-C, saving --------------------------------------------------
+
+
+def test_end_of_input_saves_and_exits_cleanly(data_dir: Path) -> None:
+    result = play("--seed", "5")
+    assert result.exit_code == 0
+    assert "Traceback" not in result.output
+    assert "End of input. The game is saved in" in result.output
+    path = the_game(data_dir)
+    assert str(path) in result.output
+    assert path.name.endswith("-5.json")
+    game, _ = load_record(path)
+    assert game.round.turn == 0  # it stopped at the person's question
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "domeng.record/1"
+    assert doc["variants"] == {"opening": "double", "block_passes": "penalized"}
+
+
+def test_the_saved_game_replays(data_dir: Path) -> None:
+    play("--seed", "9", "--opening", "free", "--block-passes", "free", input=CYCLE * 8)
+    path = the_game(data_dir)
+    replay = CliRunner().invoke(main, ["replay", str(path), "--json"])
+    assert replay.exit_code == 0, replay.output
+    summary = json.loads(replay.output)
+    game, _ = load_record(path)
+    assert len(summary["rounds"]) == len(game.rounds)
+    assert game.variants.to_json() == {"opening": "free", "block_passes": "free"}
+
+
+# -- resume -------------------------------------------------------------------------
+
+
+def test_resume_continues_the_same_game(data_dir: Path) -> None:
+    first = play("--seed", "21", input=CYCLE * 4)
+    assert first.exit_code == 0
+    path = the_game(data_dir)
+    before, _ = load_record(path)
+    text_before = path.read_text()
+    r = before.round
+    # Resume and stop at once: the same round, hands and turn, nothing changed.
+    again = play("--resume", str(path))
+    assert again.exit_code == 0, again.output
+    assert f"Resuming round {r.number} after {len(r.plays)} plays" in again.output
+    assert your_tiles(before.view(0)).plain in again.output
+    assert path.read_text() == text_before
+    after, _ = load_record(path)
+    assert after.round.number == r.number
+    assert after.round.hands == r.hands and after.round.turn == r.turn == 0
+    # Resume and go on playing: the game grows from where it was, in the same file.
+    more = play("--resume", str(path), input=CYCLE * 8)
+    assert more.exit_code == 0
+    grown, _ = load_record(path)
+    assert saved_games(data_dir) == [path]
+    assert len(grown.rounds) > len(before.rounds)
+    assert grown.rounds[r.number - 1].dealt == r.dealt
+    assert grown.rounds[r.number - 1].plays[: len(r.plays)] == r.plays
+
+
+def test_resume_ignores_changed_variants_with_a_note(data_dir: Path) -> None:
+    play("--seed", "4", input=CYCLE)
+    path = the_game(data_dir)
+    result = play("--resume", str(path), "--opening", "free")
+    assert result.exit_code == 0
+    assert "--opening is taken from the saved game" in result.output
+    game, _ = load_record(path)
+    assert game.variants.opening.value == "double"
+
+
+def test_resume_of_a_bad_file_is_a_clear_error(tmp_path: Path) -> None:
+    missing = play("--resume", str(tmp_path / "nope.json"))
+    assert missing.exit_code == 1
+    assert "cannot resume" in missing.output and "Traceback" not in missing.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = play("--resume", str(bad))
+    assert result.exit_code == 1
+    assert "cannot resume" in result.output and "bad JSON" in result.output
+
+
+# -- seeds and options ------------------------------------------------------------------
+
+
+def test_same_seed_and_inputs_give_the_same_game(data_dir: Path) -> None:
+    a = play("--seed", "13", input=CYCLE * 8)
+    b = play("--seed", "13", input=CYCLE * 8)
+    assert a.exit_code == b.exit_code == 0
+    assert without_path(a.output) == without_path(b.output)
+    first, second = saved_games(data_dir)
+    assert load_record(first)[0].rounds[0].dealt == load_record(second)[0].rounds[0].dealt
+    assert json.loads(first.read_text()) == json.loads(second.read_text())
+
+
+def test_another_seed_gives_another_deal(data_dir: Path) -> None:
+    play("--seed", "1")
+    play("--seed", "2")
+    one, two = (load_record(p)[0] for p in saved_games(data_dir))
+    assert one.rounds[0].dealt != two.rounds[0].dealt
+
+
+def test_a_random_seed_is_printed(data_dir: Path) -> None:
+    result = play()
+    assert result.exit_code == 0
+    assert "Seed " in result.output and "domeng play --seed " in result.output
+
+
+def test_invalid_opponents_is_a_clear_error() -> None:
+    result = play("--opponents", "nobody")
+    assert result.exit_code == 2
+    assert "no computer player called 'nobody'" in result.output
+    assert "basic" in result.output
+    oracle = play("--opponents", "oracle")
+    assert oracle.exit_code == 2
+    assert "no computer player called 'oracle'" in oracle.output
+
+
+def test_other_opponents_and_name(data_dir: Path) -> None:
+    result = play("--seed", "2", "--opponents", "random", "--name", "Andi", input=CYCLE * 8)
+    assert result.exit_code == 0
+    assert "Andi at seat 0 against four random players" in result.output
+    _, players = load_record(the_game(data_dir))
+    assert players == [
+        "Andi",
+        "Besse (random)",
+        "Cicci (random)",
+        "Daeng (random)",
+        "Emba (random)",
+    ]
+
+
+def test_an_empty_name_is_refused() -> None:
+    result = play("--name", "  ")
+    assert result.exit_code == 2
+    assert "your name cannot be empty" in result.output
+
+
+# -- the session on crafted positions ----------------------------------------------------
+
+
+def _crafted_game() -> Game:
+    """Seat 0 in turn on ends 0 (left) and 1 (right), holding 1-0 (fits both: the end
+    matters) and 4-1 (fits the right end only)."""
+    wanted = [
+        ["6-6", "1-0", "5-5", "4-1", "5-4"],
+        ["6-3"],
+        ["6-2"],
+        ["3-1"],
+        ["2-0"],
+    ]
+    used = mask_of(parse_tile(t) for hand in wanted for t in hand)
+    spare = iter(tiles_of(FULL_SET & ~used))
+    hands = []
+    for hand in wanted:
+        tiles = [parse_tile(t) for t in hand]
+        while len(tiles) < 5:
+            tiles.append(next(spare))
+        hands.append(mask_of(tiles))
+    unused = mask_of(spare)
+    game = Game()
+    r = game.start_round(hands, unused)
+    for t, end in (("6-6", End.RIGHT), ("6-3", End.RIGHT), ("6-2", End.LEFT)):
+        r.play(move(t, end))
+    r.play(move("3-1", End.RIGHT))
+    r.play(move("2-0", End.LEFT))
+    assert r.turn == 0 and r.ends == (0, 1)
+    return game
+
+
+class Script:
+    """Answers questions from a list; then end of input (or Ctrl-C)."""
+
+    def __init__(self, answers: list[str], *, then: type[BaseException] = EOFError) -> None:
+        self.answers: Iterator[str] = iter(answers)
+        self.then = then
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: Text) -> str:
+        self.prompts.append(prompt.plain)
+        try:
+            return next(self.answers)
+        except StopIteration:
+            raise self.then from None
+
+
+def _session(game: Game, tmp_path: Path, script: Script) -> tuple[PlaySession, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=100, highlight=False)
+    seats = new_seats("You", "basic", 1)
+    session = PlaySession(
+        game, seats, path=tmp_path / "g.json", seed=1, console=console, ask=script, echo=True
+    )
+    return session, out
+
+
+def test_the_end_is_asked_when_it_matters(tmp_path: Path) -> None:
+    game = _crafted_game()
+    # Hand, highest first: 5-5, 5-4, 4-1, 1-0; 1-0 is number 4.
+    script = Script(["4", "x", "b", "4", "left"])
+    session, out = _session(game, tmp_path, script)
+    session.run()
+    text = out.getvalue()
+    question = "[1|0] fits both ends: l) left, next to 0 · r) right, next to 1"
+    assert any(question in p for p in script.prompts)
+    assert "Type l for the left end or r for the right end" in text
+    assert sum("Which end?" in p for p in script.prompts) == 3
+    assert "You play 1-0 at the left end [1|0] — MAPPAKULING: both ends show 1" in text
+    doc = json.loads((tmp_path / "g.json").read_text())
+    assert doc["rounds"][0]["plays"][5] == {"seat": 0, "tile": "1-0", "end": "left"}
+
+
+def test_the_end_is_not_asked_when_it_does_not_matter(tmp_path: Path) -> None:
+    script = Script(["3"])
+    session, out = _session(_crafted_game(), tmp_path, script)
+    session.run()
+    assert not any("Which end?" in p for p in script.prompts)
+    assert "You play 4-1 at the right end [1|4]" in out.getvalue()
+
+
+def test_ctrl_c_saves_and_quits(tmp_path: Path) -> None:
+    game = _crafted_game()
+    session, out = _session(game, tmp_path, Script([], then=KeyboardInterrupt))
+    session.run()
+    assert "Interrupted. The game is saved in" in out.getvalue()
+    saved, _ = load_record(tmp_path / "g.json")
+    assert saved.round.plays == game.round.plays
+
+
+def test_a_tile_that_cannot_open_the_round(tmp_path: Path) -> None:
+    game = Game()
+    hands = [
+        mask_of(parse_tile(t) for t in h.split())
+        for h in (
+            "6-6 6-4 5-1 3-0 2-2",
+            "4-4 6-3 2-1 5-5 1-0",
+            "6-5 3-2 4-3 0-0 1-1",
+            "6-2 6-1 5-4 5-3 3-1",
+            "6-0 5-2 5-0 4-2 4-0",
+        )
+    ]
+    game.start_round(hands, mask_of(parse_tile(t) for t in ("4-1", "3-3", "2-0")))
+    script = Script(["2", "1"])
+    session, out = _session(game, tmp_path, script)
+    session.run()
+    text = out.getvalue()
+    assert "[6|4] cannot open this round. You may play: 1) [6|6]." in text
+    assert "You open with 6-6 (a LEMPA)" in text
+
+
+def test_helpers() -> None:
+    assert line_text([(6, 6), (6, 3), (3, 2)]) == "[6|6][6|3][3|2]"
+    assert line_text([]) == "(empty)"
+    assert split_name("Besse (basic)") == ("Besse", "basic")
+    assert split_name("Besse (expert:fast)") == ("Besse", "expert:fast")
+    assert split_name("Andi") == ("Andi", None)
+    assert Seat("You").player is None
