@@ -5,7 +5,8 @@ protocol is docs/protocol.md.
 """
 
 from .app import create_app
+from .hub import Hub
 from .storage import SQLiteStorage, Storage
-from .tables import Hub, TableError
+from .tables import TableError
 
 __all__ = ["Hub", "SQLiteStorage", "Storage", "TableError", "create_app"]

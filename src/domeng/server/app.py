@@ -27,9 +27,10 @@ from domeng.engine import BlockPasses, Opening
 from domeng.engine.record import RecordError, game_from_record
 
 from . import wire
+from .hub import Hub, run_safely
 from .players import BotRunner, default_level, levels
 from .storage import Storage
-from .tables import Connection, Hub, Table, TableError, run_safely
+from .tables import Connection, Table, TableError
 
 MAX_MESSAGE = 4096
 """The longest WebSocket message accepted, in characters (a play is about 60)."""

@@ -1,53 +1,36 @@
-"""Tables, seats and tokens: the service's game logic, apart from HTTP and WebSockets.
+"""Tables, seats, tokens and connections: what the service keeps about each table.
 
-The :class:`Hub` owns every table. All of its methods run on the event loop
-(one thread), so a table changes one step at a time: a play is checked (sender,
-turn, state number, legality), applied to the engine, stored, acknowledged, and
-then every connection at the table is sent what its seat may see. Computer
-players choose in workers (:mod:`domeng.server.players`) and their moves go
-through the same path.
-
-A table moves on by itself through :meth:`Hub.advance`, called after every
-change: it deals the first round once every person's seat is taken, lets a
-computer player (or a stand-in for an absent person) move after the table's
-pace, and deals the next round once the people at the table are ready.
+A :class:`Table` holds a table's settings, its five seats, the game (rebuilt by
+replaying its stored record) and the connections watching it, and answers what
+anyone may see of it. The :class:`~domeng.server.hub.Hub` changes tables;
+:func:`parse_new_table` checks a ``POST /api/tables`` body.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
-import logging
-import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from domeng.engine import (
     End,
     Game,
-    IllegalMoveError,
-    Move,
     Variants,
-    deal,
     move,
     parse_tile,
-    tile_name,
 )
 from domeng.engine.record import record_of
 from domeng.engine.tiles import mask_of
-from domeng.engine.tiles import names as tile_names
 
 from . import wire
-from .players import BotRunner, default_level, levels
-from .storage import Storage, StoredDeal, StoredPlay, StoredSeat, StoredTable
-
-log = logging.getLogger("domeng.server")
+from .players import default_level, levels
+from .storage import StoredSeat, StoredTable
 
 Json = dict[str, Any]
 SEATS = 5
@@ -333,7 +316,7 @@ def _int(body: Json, key: str, default: int | None, low: int, high: int) -> int 
     return value
 
 
-def _name(value: object, what: str) -> str:
+def check_name(value: object, what: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
         raise TableError("bad_name", f"{what} must be a text of 1 to {MAX_NAME} characters", 422)
     return value.strip()
@@ -366,12 +349,12 @@ def parse_new_table(body: object) -> tuple[Settings, list[StoredSeat]]:
                     f"seat {n}: unknown computer player {level!r} (known: {', '.join(known)})",
                     422,
                 )
-            name = _name(s.get("name", f"{DEFAULT_NAMES[n]} ({level})"), f"seat {n}: name")
+            name = check_name(s.get("name", f"{DEFAULT_NAMES[n]} ({level})"), f"seat {n}: name")
             seats.append(StoredSeat("computer", level, name, seed=secrets.randbits(63)))
         elif kind == "person":
             if "level" in s:
                 raise TableError("bad_body", f"seat {n}: a person's seat has no level", 422)
-            name = _name(s["name"], f"seat {n}: name") if "name" in s else f"Seat {n}"
+            name = check_name(s["name"], f"seat {n}: name") if "name" in s else f"Seat {n}"
             seats.append(StoredSeat("person", None, name, seed=secrets.randbits(63)))
         else:
             raise TableError(
@@ -404,398 +387,13 @@ def parse_new_table(body: object) -> tuple[Settings, list[StoredSeat]]:
     return settings, seats
 
 
-# -- the hub ------------------------------------------------------------------------
-
-
-class Hub:
-    """Every table, its storage and its computer players; see the module docstring."""
-
-    def __init__(self, storage: Storage, runner: BotRunner | None = None) -> None:
-        self.storage = storage
-        self.runner = runner or BotRunner()
-        self.tables: dict[str, Table] = {}
-        self._timers: set[asyncio.TimerHandle] = set()
-
-    # -- life -----------------------------------------------------------------
-
-    def load(self) -> None:
-        """Rebuild every stored table by replaying its record, then let each move on."""
-        for stored in self.storage.load_tables():
-            try:
-                game = rebuild(stored)
-            except (ValueError, KeyError, TypeError) as e:
-                log.warning("table %s could not be replayed and is left out: %s", stored.id, e)
-                continue
-            self.tables[stored.id] = Table(stored, game)
-        for t in self.tables.values():
-            self.advance(t)
-
-    async def close(self) -> None:
-        for h in self._timers:
-            h.cancel()
-        tasks = [t.task for t in self.tables.values() if t.task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-        for t in self.tables.values():
-            for c in list(t.connections):
-                c.close()
-        self.runner.close()
-        self.storage.close()
-
-    # -- tables and seats -------------------------------------------------------
-
-    def table(self, table_id: str) -> Table:
-        t = self.tables.get(table_id)
-        if t is None:
-            raise TableError("unknown_table", f"there is no table {table_id!r}", 404)
-        return t
-
-    def create_table(self, body: object) -> tuple[Table, dict[int, str]]:
-        """A new table from a ``POST /api/tables`` body; persons named in it get their tokens."""
-        settings, seats = parse_new_table(body)
-        tokens: dict[int, str] = {}
-        if isinstance(body, dict):
-            for n, s in enumerate(body["seats"]):
-                if s.get("kind") == "person" and "name" in s:
-                    tokens[n] = secrets.token_urlsafe(24)
-                    seats[n].token_hash = hash_token(tokens[n])
-        table_id = secrets.token_hex(5)
-        while table_id in self.tables:
-            table_id = secrets.token_hex(5)
-        stored = StoredTable(table_id, time.time(), settings.json(), seats)
-        self.storage.create_table(stored)
-        t = Table(stored, Game(settings.variants))
-        self.tables[table_id] = t
-        self.advance(t)
-        return t, tokens
-
-    def take_seat(self, table_id: str, seat: int, body: object) -> str:
-        t = self.table(table_id)
-        if not isinstance(body, dict) or "name" not in body:
-            raise TableError("missing_field", 'the body must be {"name": "..."}', 422)
-        name = _name(body["name"], "name")
-        s = self._seat(t, seat)
-        if s.stored.kind != "person":
-            raise TableError("computer_seat", f"seat {seat} is a computer player's", 409)
-        if s.stored.token_hash is not None:
-            raise TableError("seat_taken", f"seat {seat} is already taken", 409)
-        token = secrets.token_urlsafe(24)
-        s.stored.token_hash = hash_token(token)
-        s.stored.name = name
-        s.stored.ready = 0
-        s.away_since = time.monotonic()
-        self._save_seat(t, seat)
-        self._seats_changed(t)
-        return token
-
-    def leave_seat(self, table_id: str, seat: int, body: object) -> None:
-        t = self.table(table_id)
-        s = self._seat(t, seat)
-        if not isinstance(body, dict) or not isinstance(body.get("token"), str):
-            raise TableError("missing_token", 'the body must be {"token": "..."}', 401)
-        if t.seat_of_token(body["token"]) != seat:
-            raise TableError("bad_token", f"that is not the token of seat {seat}", 403)
-        s.stored.token_hash = None
-        s.stored.name = f"Seat {seat}"
-        self._save_seat(t, seat)
-        for c in list(t.connections):
-            if c.seat == seat:
-                c.seat = None
-                s.connections -= 1
-                c.send({"type": "left", "seat": seat})
-        self._seats_changed(t)
-
-    def _seat(self, t: Table, seat: int) -> Seat:
-        if not 0 <= seat < SEATS:
-            raise TableError("unknown_seat", f"there is no seat {seat} (seats are 0 to 4)", 404)
-        return t.seats[seat]
-
-    def _save_seat(self, t: Table, seat: int) -> None:
-        self.storage.save_seat(t.id, seat, t.seats[seat].stored)
-
-    def _seats_changed(self, t: Table) -> None:
-        t.event_cache = []  # names may have changed: the words are rebuilt
-        t.cache_round = 0
-        self.broadcast(t, events=[], kind="seats")
-        self.advance(t)
-
-    # -- connections ------------------------------------------------------------
-
-    def hello(self, t: Table, c: Connection, token: object) -> None:
-        """Bind a connection to the seat of ``token`` (a spectator when None)."""
-        if c.hello:
-            raise TableError("already_hello", "this connection has already said hello")
-        seat: int | None = None
-        if token is not None:
-            if not isinstance(token, str):
-                raise TableError("bad_field", "token must be a text")
-            seat = t.seat_of_token(token)
-            if seat is None:
-                raise TableError("bad_token", "no seat at this table has that token", 403)
-        c.hello = True
-        c.seat = seat
-        t.connections.add(c)
-        if seat is not None:
-            t.seats[seat].connections += 1
-        c.send({"type": "welcome", "table_id": t.id, "seat": seat})
-        c.send(self.state_message(t, seat))
-        if seat is not None:
-            self._seats_changed(t)
-
-    def disconnect(self, t: Table, c: Connection) -> None:
-        c.closed = True
-        if c not in t.connections:
-            return
-        t.connections.discard(c)
-        if c.seat is not None:
-            s = t.seats[c.seat]
-            s.connections -= 1
-            if not s.connections:
-                s.away_since = time.monotonic()
-            self._seats_changed(t)
-
-    def state_message(self, t: Table, seat: int | None) -> Json:
-        return {
-            "type": "state",
-            "state": t.state,
-            "table": t.public_json(),
-            "view": t.view_json(seat, with_events=True),
-        }
-
-    def broadcast(self, t: Table, *, events: list[Json], kind: str = "update") -> None:
-        """Send every connection its seat's view (one view built per seat)."""
-        if not t.connections:
-            return
-        table = t.public_json()
-        views: dict[int | None, Json | None] = {}
-        for c in list(t.connections):
-            if c.seat not in views:
-                views[c.seat] = t.view_json(c.seat, with_events=False)
-            if kind == "seats":
-                c.send({"type": "seats", "state": t.state, "table": table})
-            else:
-                c.send(
-                    {
-                        "type": "update",
-                        "state": t.state,
-                        "events": events,
-                        "table": table,
-                        "view": views[c.seat],
-                    }
-                )
-
-    # -- actions ----------------------------------------------------------------
-
-    def play(self, t: Table, c: Connection, msg: Json) -> None:
-        if c.seat is None:
-            raise TableError("not_seated", "a spectator cannot play; say hello with a seat token")
-        seat = c.seat
-        state = msg.get("state")
-        if "state" not in msg or "tile" not in msg:
-            missing = "state" if "state" not in msg else "tile"
-            raise TableError("missing_field", f"a play needs {missing!r}")
-        if not isinstance(state, int) or isinstance(state, bool):
-            raise TableError("bad_field", "state must be a whole number")
-        if state != t.state:
-            raise TableError(
-                "stale_state", f"the table has moved on: state is {t.state}, not {state}"
-            )
-        if not t.started or t.game.round.finished:
-            raise TableError("no_round", "no round is being played")
-        if t.game.turn != seat:
-            raise TableError("not_your_turn", f"it is seat {t.game.turn}'s turn, not yours")
-        tile_text, end_text = msg["tile"], msg.get("end")
-        if not isinstance(tile_text, str):
-            raise TableError("bad_tile", 'tile must be written like "6-4"')
-        try:
-            tile_ = parse_tile(tile_text)
-        except ValueError as e:
-            raise TableError("bad_tile", str(e)) from None
-        legal = t.game.legal_moves()
-        if end_text is None:
-            ends = [m for m in legal if m.tile == tile_]
-            if len(ends) > 1:
-                raise TableError("end_required", f"{tile_text} fits both ends: say which")
-            m = ends[0] if ends else move(tile_)
-        else:
-            if not isinstance(end_text, str):
-                raise TableError("bad_end", "end must be 'left' or 'right'")
-            try:
-                m = move(tile_, End.parse(end_text))
-            except ValueError as e:
-                raise TableError("bad_end", str(e)) from None
-        self.apply(t, seat, m)
-        c.send({"type": "ok", "reply_to": msg.get("id"), "state": t.state})
-        self.after_move(t)
-
-    def ready(self, t: Table, c: Connection, msg: Json) -> None:
-        if c.seat is None:
-            raise TableError("not_seated", "a spectator has no seat to be ready in")
-        if not t.started or not t.game.round.finished:
-            raise TableError("round_not_over", "the round is still being played")
-        if t.finished:
-            raise TableError("game_over", "this game is over")
-        s = t.seats[c.seat]
-        s.stored.ready = len(t.game.rounds)
-        self._save_seat(t, c.seat)
-        c.send({"type": "ok", "reply_to": msg.get("id"), "state": t.state})
-        self._seats_changed(t)
-
-    def apply(self, t: Table, seat: int, m: Move) -> None:
-        """Apply a move, store it, and only then let anyone hear of it."""
-        r = t.game.round
-        before = len(r.events)
-        try:
-            r.play(m)
-        except IllegalMoveError as e:
-            raise TableError("illegal", str(e)) from None
-        played = r.plays[-1][1]
-        try:
-            self.storage.add_play(
-                t.id,
-                r.number,
-                len(r.plays) - 1,
-                StoredPlay(seat, tile_name(played.tile), played.end.word),
-            )
-        except Exception:
-            log.exception("could not store a play at table %s", t.id)
-            self._reload(t)
-            raise TableError("storage", "the move could not be stored; try again", 503) from None
-        t.state += 1
-        new = t.events_json()[before:]
-        self.broadcast(t, events=new)
-
-    def _reload(self, t: Table) -> None:
-        for stored in self.storage.load_tables():
-            if stored.id == t.id:
-                t.game = rebuild(stored)
-                t.deals = stored.deals
-                t.state = len(t.game.rounds) + sum(len(r.plays) for r in t.game.rounds)
-                t.cache_round = 0
-
-    def deal(self, t: Table) -> None:
-        hands, unused = deal(random.Random(secrets.randbits(128)))
-        d = StoredDeal([tile_names(h) for h in hands], tile_names(unused))
-        self.storage.add_deal(t.id, len(t.game.rounds) + 1, d)
-        t.deals.append(d)
-        t.game.start_round(hands, unused)
-        t.state += 1
-        self.broadcast(t, events=t.events_json())
-
-    def after_move(self, t: Table) -> None:
-        self.advance(t)
-
-    # -- moving on by itself -----------------------------------------------------------
-
-    def advance(self, t: Table) -> None:
-        """Whatever comes next at ``t`` without a person: deal, a computer's move, a timer."""
-        if t.finished or t.task is not None:
-            return
-        now = time.monotonic()
-        if not t.started:
-            if all(s.stored.kind == "computer" or s.stored.token_hash for s in t.seats):
-                self.deal(t)
-                self.advance(t)
-            return
-        r = t.game.round
-        if r.finished:
-            waiting = [
-                n
-                for n, s in enumerate(t.seats)
-                if s.stored.kind == "person"
-                and s.stored.ready < r.number
-                and t.computer_level(n) is None
-            ]
-            if waiting:
-                for n in waiting:
-                    self._wake_when_away(t, n, now)
-                return
-            people = any(t.seats[n].stored.kind == "person" and not t.stood_in(n) for n in range(5))
-            if people:
-                self.deal(t)
-                self.advance(t)
-            else:
-                t.task = asyncio.get_running_loop().create_task(self._deal_later(t, t.state))
-            return
-        seat = r.turn
-        assert seat is not None
-        level = t.computer_level(seat)
-        if level is not None:
-            t.task = asyncio.get_running_loop().create_task(
-                self._computer_move(t, seat, level, t.state)
-            )
-        else:
-            self._wake_when_away(t, seat, now)
-
-    def _wake_when_away(self, t: Table, seat: int, now: float) -> None:
-        s = t.seats[seat]
-        after = t.settings.replace_after_ms
-        if s.connections or after is None or t.settings.stand_in is None:
-            return
-        delay = max(0.0, s.away_since + after / 1000 - now) + 0.001
-        loop = asyncio.get_running_loop()
-        handle: asyncio.TimerHandle
-
-        def wake() -> None:
-            self._timers.discard(handle)
-            self._seats_changed(t)
-
-        handle = loop.call_later(delay, wake)
-        self._timers.add(handle)
-
-    async def _deal_later(self, t: Table, state: int) -> None:
-        try:
-            await asyncio.sleep(t.settings.pace_ms / 1000)
-        finally:
-            t.task = None
-        if t.state == state:
-            self.deal(t)
-        self.advance(t)
-
-    async def _computer_move(self, t: Table, seat: int, level: str, state: int) -> None:
-        m: Move | None = None
-        try:
-            await asyncio.sleep(t.settings.pace_ms / 1000)
-            if t.state == state and t.computer_level(seat) == level:
-                v = t.game.view(seat)
-                seed = hash((t.seats[seat].stored.seed, t.state)) & (2**63 - 1)
-                try:
-                    m = await self.runner.choose(level, seed, v)
-                except Exception:
-                    log.exception("computer player %s failed at table %s", level, t.id)
-                    m = v.legal_moves[0]
-        finally:
-            t.task = None
-        if m is not None and t.state == state and t.computer_level(seat) == level:
-            try:
-                self.apply(t, seat, m)
-            except TableError as e:
-                log.warning("computer player %s at table %s: %s", level, t.id, e.message)
-                m2 = t.game.legal_moves()
-                if t.state == state and m2:
-                    self.apply(t, seat, m2[0])
-        self.advance(t)
-
-
-def run_safely(action: Callable[[], None], c: Connection, reply_to: object) -> None:
-    """Run an action for a connection; a refusal becomes an ``error`` message to it alone."""
-    try:
-        action()
-    except TableError as e:
-        c.send({"type": "error", **e.json(), "reply_to": reply_to})
-
-
 __all__: Sequence[str] = (
     "Connection",
-    "Hub",
     "Seat",
     "Settings",
     "Table",
     "TableError",
+    "hash_token",
     "parse_new_table",
     "rebuild",
-    "run_safely",
 )
