@@ -173,6 +173,8 @@ def test_save_record_is_atomic_and_replaces(tmp_path: Path) -> None:
     path = tmp_path / "games" / "one.json"  # the folder is created
     save_record(path, _pollo_game(), NAMES)
     first = path.read_text("utf-8")
+    if os.name == "posix":
+        assert path.stat().st_mode & 0o777 == 0o644  # readable like any file, not 0600
     game = _random_game(3, rounds=2)
     save_record(path, game, NAMES)
     assert path.read_text("utf-8") == dumps_record(game, NAMES) != first

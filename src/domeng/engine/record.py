@@ -181,8 +181,13 @@ def save_record(path: str | os.PathLike[str], game: Game, players: Sequence[str]
     text = dumps_record(game, players)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = target.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
             f.flush()
@@ -412,7 +417,10 @@ def game_from_record(doc: object) -> tuple[Game, list[str]]:
                 play=len(last.plays) + 1,
             )
         hands, unused, plays = _deal(round_doc, number)
-        r = game.start_round(hands, unused)
+        try:
+            r = game.start_round(hands, unused)
+        except ValueError as exc:  # pragma: no cover - _deal checks the deal first
+            raise RecordError(str(exc), round=number) from None
         for k, play in enumerate(plays, start=1):
             m = _move_of(r, play, number, k)
             try:
