@@ -1,0 +1,70 @@
+"""A new table's settings are read strictly; `domeng serve` is a command of `domeng`."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from domeng.cli import main
+from domeng.commands.serve import lan_address
+from domeng.server.tables import Settings, TableError, parse_new_table
+
+
+def body(**extra: object) -> dict[str, object]:
+    return {"seats": [{"kind": "computer", "level": "random"}] * 5, **extra}
+
+
+def test_defaults_and_a_round_trip_of_the_settings() -> None:
+    settings, seats = parse_new_table(body())
+    assert settings.pace_ms == 800
+    assert settings.replace_after_ms == 30_000
+    assert [s.kind for s in seats] == ["computer"] * 5
+    assert seats[0].name == "Andi (random)"
+    again = Settings.from_json(settings.json())
+    assert again == settings
+    s2, _ = parse_new_table(
+        body(
+            variants={"opening": "free"},
+            pace_ms=0,
+            stand_in=None,
+            replace_after_ms=None,
+            end={"titles": 2},
+        )
+    )
+    assert Settings.from_json(s2.json()) == s2
+    assert s2.end_titles == 2
+    assert s2.stand_in is None
+
+
+@pytest.mark.parametrize(
+    ("extra", "code"),
+    [
+        ({"end": {"rounds": 0}}, "bad_body"),
+        ({"end": {"rounds": 2, "titles": 1}}, "bad_body"),
+        ({"end": "never"}, "bad_body"),
+        ({"pace_ms": True}, "bad_body"),
+        ({"pace_ms": 1.5}, "bad_body"),
+        ({"stand_in": "nobody"}, "bad_level"),
+        ({"variants": "double"}, "bad_variants"),
+        ({"seats": [{"kind": "person", "level": "basic"}] * 5}, "bad_body"),
+        ({"seats": [{"kind": "person", "name": "x" * 41}] * 5}, "bad_name"),
+        ({"seats": [{"kind": "person", "colour": "red"}] * 5}, "bad_body"),
+    ],
+)
+def test_a_bad_setting_is_named(extra: dict[str, object], code: str) -> None:
+    with pytest.raises(TableError) as e:
+        parse_new_table(body(**extra))
+    assert e.value.code == code
+    assert e.value.status == 422
+
+
+def test_serve_is_a_command_with_its_options() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--db", "--no-browser"):
+        assert option in result.output
+
+
+def test_the_lan_address_is_not_a_loopback_address() -> None:
+    address = lan_address()
+    assert address is None or not address.startswith("127.")
