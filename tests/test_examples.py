@@ -261,8 +261,16 @@ def _expected_json(name: str) -> dict[str, Any]:
     return doc
 
 
+def _runner() -> CliRunner:
+    """A runner that keeps stderr apart from stdout, whatever the click version."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        return CliRunner()  # click >= 8.2 always keeps them apart
+
+
 def _run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["replay", *args])
+    result = _runner().invoke(main, ["replay", *args])
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -21,8 +21,16 @@ from domeng.engine.record import load_record, replay_summary
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+def _runner() -> CliRunner:
+    """A runner that keeps stderr apart from stdout, whatever the click version."""
+    try:
+        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        return CliRunner()  # click >= 8.2 always keeps them apart
+
+
 def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["replay", *args], input=stdin)
+    result = _runner().invoke(main, ["replay", *args], input=stdin)
     return result.exit_code, result.stdout, result.stderr
 
 
