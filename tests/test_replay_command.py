@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ import domeng.account
 import domeng.engine.record
 from domeng.cli import main
 from domeng.commands.replay import format_summary, tell
+from domeng.engine import Game
 from domeng.engine.record import load_record, replay_summary
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -140,3 +142,37 @@ def test_a_real_process_prints_the_json(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0 and proc.stderr == b""
     assert proc.stdout.decode() == (EXAMPLES / "04-manguno.out.json").read_text("utf-8")
+
+
+def _round_section(text: str, number: int) -> str:
+    start = text.index(f"\nRound {number}\n")
+    end = text.find(f"\nRound {number + 1}\n", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_who_starts_is_told_from_before_the_round() -> None:
+    # A round whose starter (the winner of the round before, no CAMAT yet) is elected
+    # CAMAT at its end still starts "as the winner", not "as CAMAT"; and a CAMAT who
+    # opens a round starts "as CAMAT".
+    found = set()
+    for seed in range(200):
+        rng = random.Random(seed)
+        game = Game()
+        for _ in range(40):
+            game.deal(rng)
+            while not game.round.finished:
+                game.play(rng.choice(game.legal_moves()))
+        text = tell(game, ["A0", "B1", "C2", "D3", "E4"])
+        for before, r in zip(game.rounds, game.rounds[1:], strict=False):
+            section = _round_section(text, r.number)
+            who = ["A0", "B1", "C2", "D3", "E4"][r.starter]
+            if before.camat is None:
+                assert f"{who} starts as the winner of round {before.number}" in section
+                if r.camat_elected:
+                    found.add("winner elected")
+            else:
+                assert f"{who} starts as CAMAT" in section
+                found.add("camat")
+        if found == {"winner elected", "camat"}:
+            break
+    assert found == {"winner elected", "camat"}

@@ -102,7 +102,10 @@ def _why_starts(game: Game, r: Round, names: Sequence[str]) -> str:
         )
         how = f"opens with {lempa}" if r.opening_tile is not None else "opens with any tile"
         return f"{who} starts (the highest LEMPA dealt, {lempa}) and {how}"
-    if r.camat is not None and r.camat == r.starter:
+    # The CAMAT as the round began: the one after the round before (this round's
+    # ``camat`` may already be a CAMAT elected at its end).
+    camat = game.rounds[r.number - 2].camat
+    if camat is not None and camat == r.starter:
         return f"{who} starts as CAMAT, with any tile"
     return f"{who} starts as the winner of round {r.number - 1}, with any tile"
 
