@@ -212,7 +212,12 @@ def _fail(message: str, status: int) -> None:
 
 @click.command("replay")
 @click.argument("record", type=click.Path(path_type=Path, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print record.md's JSON document instead.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the replay as one JSON document (rounds, passes, stones, CAMAT) instead.",
+)
 def command(record: Path, as_json: bool) -> None:
     """Replay the game RECORD (a domeng.record/1 file; - reads standard input) and tell it.
 
