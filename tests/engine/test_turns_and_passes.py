@@ -301,3 +301,19 @@ def test_clone_is_independent() -> None:
     assert snapshot(r) == before
     play(r, RETURN_MOVES[3:])
     assert snapshot(r) == snapshot(c)
+
+
+@pytest.mark.parametrize("end", [0, 1, 2, -1])
+def test_an_end_given_as_a_plain_int_is_judged_like_an_end(end: int) -> None:
+    # End is an IntEnum: Move(t, 0) equals Move(t, End.LEFT). A wrong end given
+    # as a plain int must raise IllegalMoveError too (not an AttributeError).
+    r, _ = return_round(0)
+    play(r, ["2-1"])  # ends (2,1): rel 1's 6-1 fits the right end only
+    before = snapshot(r)
+    if end == 1:
+        r.play(Move(T("6-1"), end))  # type: ignore[arg-type]
+        assert r.events[-1] == Played(1, T("6-1"), R, 2, 6, False, False)
+        return
+    with pytest.raises(IllegalMoveError):
+        r.play(Move(T("6-1"), end))  # type: ignore[arg-type]
+    assert snapshot(r) == before

@@ -328,7 +328,10 @@ class Round:
         fits = _FIT_MOVES[t][self.left * 7 + self.right]
         if not fits:
             return f"{name} does not fit the ends {self.left} and {self.right}"
-        return f"{name} does not fit the {end.word} end ({self.left if end == 0 else self.right})"
+        if end not in (0, 1):  # also a plain int: End is an IntEnum
+            return f"there is no end {end!r} (left or right)"
+        word = "left" if end == 0 else "right"
+        return f"{name} does not fit the {word} end ({self.left if end == 0 else self.right})"
 
     def _pass(self, seat: int, left: int, right: int) -> None:
         events = self.events
