@@ -372,6 +372,14 @@ def random_game(
         start = Start(g.stones, g.table, g.camat, g.titles)
         before = g.rounds[-1] if g.rounds else None
         r = g.deal(rng)
+        # the stones, the CAMAT and the titles carry on from round to round
+        assert (r.stones, r.table, r.camat, r.titles) == (
+            start.stones,
+            start.table,
+            start.camat,
+            start.titles,
+        )
+        assert r.number == len(g.rounds) and r.variants == variants and not r.events
         if before is not None:
             assert r.starter == (before.camat if before.camat is not None else before.result.winner)  # type: ignore[union-attr]
             assert r.opening_tile is None
