@@ -29,6 +29,7 @@ from domeng.engine import (
     RoundEnded,
     StonesMoved,
     Variants,
+    determinize,
     move,
     view,
 )
@@ -544,6 +545,12 @@ def test_views_never_hold_hidden_tiles_and_cannot_tell_hidden_worlds_apart(
         a = start.round(r)
         for _, m in plays[:upto]:
             a.play(m)
+        # determinize with the true hands reproduces the true continuation
+        d = determinize(view(a, seat), list(a.hands), a.unused)
+        for _, m in plays[upto:]:
+            d.play(m)
+        assert d.events == r.events and d.result == r.result
+        assert (d.stones, d.table, d.camat, d.titles) == (r.stones, r.table, r.camat, r.titles)
         dealt, unused = shuffle_hidden(a, seat, rng)
         a, b = start.round(r), start.round(r, dealt, unused)
         assert view(a, seat) == view(b, seat)

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from domeng.engine import (
+    Finish,
     Passed,
     Reason,
+    RoundEnd,
     RoundEnded,
     StonesMoved,
 )
@@ -220,3 +222,17 @@ def test_block_ending_givers(
 def test_a_round_refuses_stones_not_25_in_all_or_negative(stones: list[int], table: int) -> None:
     with pytest.raises(ValueError, match="25"):
         make_round(RETURN_DEAL, starter=0, stones=stones, table=table)
+
+
+def test_reasons_and_endings_are_in_the_games_words() -> None:
+    assert [r.value for r in Reason] == [
+        "PASS",
+        "PASSEBUNGE",
+        "FIRST CAPPU",
+        "CEKI",
+        "POLLO",
+        "MANGUNO",
+        "MATTIKKENG",
+    ]
+    assert [e.value for e in RoundEnd] == ["cappu", "block"]
+    assert [f.value for f in Finish] == ["plain", "ceki", "pollo"]
