@@ -35,6 +35,20 @@ from websockets.asyncio.client import connect
 
 Json = dict[str, Any]
 
+PROFILED = """
+import cProfile, signal, sys
+from domeng.cli import main
+def stop(*_): raise SystemExit(0)
+signal.signal(signal.SIGTERM, stop)
+profile = cProfile.Profile()
+profile.enable()
+try:
+    main(sys.argv[1:])
+finally:
+    profile.disable()
+    profile.dump_stats({path!r})
+"""
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -110,6 +124,8 @@ async def run(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="domeng-bench-"))
     env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
     command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
+    if args.profile:
+        command[1:3] = ["-c", PROFILED.format(path=args.profile)]
     proc = subprocess.Popen([*command, "--db", str(folder / "bench.sqlite3")], env=env)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
@@ -167,6 +183,7 @@ def main() -> None:
     p.add_argument("--pace-ms", type=int, default=500, help="pace of the computer tables")
     p.add_argument("--person-pace-ms", type=int, default=0, help="pace at the people's tables")
     p.add_argument("--level", default=None, help="computer player (default: the service's)")
+    p.add_argument("--profile", metavar="PATH", help="run the service under cProfile into PATH")
     args = p.parse_args()
     if not 0 < args.seconds <= 600 or not 0 <= args.tables <= 2000 or not 0 < args.people <= 500:
         raise SystemExit("keep it bounded: 0-2000 tables, 1-500 people, up to 600 seconds")

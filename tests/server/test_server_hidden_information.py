@@ -72,6 +72,17 @@ def test_a_whole_round_leaks_no_hidden_tile_to_a_seat_or_a_spectator(service: An
     assert set(summary["dealt"][2]) == dealt
     assert check_messages(player.raw, dealt, opening) >= 3
     assert check_messages(watcher.raw, set(), opening) >= 3
+    # every event reached both connections once, in order, with its words
+    for sock in (player, watcher):
+        indices = []
+        for m in sock.received:
+            if m["type"] == "state":
+                indices = [e["index"] for e in m["view"]["events"]]
+            elif m["type"] == "update":
+                indices += [e["index"] for e in m["events"]]
+                assert all(e["text"] for e in m["events"])
+        assert indices == list(range(len(indices)))
+        assert indices
     for m in watcher.received:
         if "view" in m and m["view"] is not None:
             assert m["view"]["hand"] is None

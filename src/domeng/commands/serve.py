@@ -57,6 +57,7 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
         host=host,
         port=port,
         ws_max_size=65_536,
+        ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
     )

@@ -41,7 +41,7 @@ def choose_move(level: str, seed: int, v: SeatView) -> Move:
 class BotRunner:
     """Runs computer players' choices in worker threads or processes."""
 
-    def __init__(self, *, threads: int = 2, processes: int | None = None) -> None:
+    def __init__(self, *, threads: int = 1, processes: int | None = None) -> None:
         self._threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="domeng-bot")
         self._processes: ProcessPoolExecutor | None = None
         self._process_count = processes or max(1, (os.cpu_count() or 2) - 1)
