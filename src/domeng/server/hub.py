@@ -273,9 +273,10 @@ class Hub:
                 m = move(tile_, End.parse(end_text))
             except ValueError as e:
                 raise TableError("bad_end", str(e)) from None
-        self.apply(t, seat, m)
+        events = self.apply(t, seat, m)
         c.send({"type": "ok", "reply_to": msg.get("id"), "state": t.state})
-        self.after_move(t)
+        self.broadcast(t, events=events)
+        self.advance(t)
 
     def ready(self, t: Table, c: Connection, msg: Json) -> None:
         if c.seat is None:
@@ -290,8 +291,9 @@ class Hub:
         c.send({"type": "ok", "reply_to": msg.get("id"), "state": t.state})
         self._seats_changed(t)
 
-    def apply(self, t: Table, seat: int, m: Move) -> None:
-        """Apply a move, store it, and only then let anyone hear of it."""
+    def apply(self, t: Table, seat: int, m: Move) -> list[Json]:
+        """Apply a move and store it; answers its events, for :meth:`broadcast` (the caller
+        acknowledges first, then lets everyone hear of it)."""
         r = t.game.round
         before = len(r.events)
         try:
@@ -311,8 +313,7 @@ class Hub:
             self._reload(t)
             raise TableError("storage", "the move could not be stored; try again", 503) from None
         t.state += 1
-        new = t.events_json()[before:]
-        self.broadcast(t, events=new)
+        return t.events_json()[before:]
 
     def _reload(self, t: Table) -> None:
         for stored in self.storage.load_tables():
@@ -322,17 +323,32 @@ class Hub:
                 t.state = len(t.game.rounds) + sum(len(r.plays) for r in t.game.rounds)
                 t.cache_round = 0
 
-    def deal(self, t: Table) -> None:
+    def deal(self, t: Table) -> bool:
+        """Deal the next round (stored first); False when it could not be stored."""
         hands, unused = deal(random.Random(secrets.randbits(128)))
         d = StoredDeal([tile_names(h) for h in hands], tile_names(unused))
-        self.storage.add_deal(t.id, len(t.game.rounds) + 1, d)
+        try:
+            self.storage.add_deal(t.id, len(t.game.rounds) + 1, d)
+        except Exception:
+            log.exception("could not store a deal at table %s", t.id)
+            self._retry_later(t)
+            return False
         t.deals.append(d)
         t.game.start_round(hands, unused)
         t.state += 1
         self.broadcast(t, events=t.events_json())
+        return True
 
-    def after_move(self, t: Table) -> None:
-        self.advance(t)
+    def _retry_later(self, t: Table, delay: float = 1.0) -> None:
+        loop = asyncio.get_running_loop()
+        handle: asyncio.TimerHandle
+
+        def retry() -> None:
+            self._timers.discard(handle)
+            self.advance(t)
+
+        handle = loop.call_later(delay, retry)
+        self._timers.add(handle)
 
     # -- moving on by itself -----------------------------------------------------------
 
@@ -342,8 +358,8 @@ class Hub:
             return
         now = time.monotonic()
         if not t.started:
-            if all(s.stored.kind == "computer" or s.stored.token_hash for s in t.seats):
-                self.deal(t)
+            everyone = all(s.stored.kind == "computer" or s.stored.token_hash for s in t.seats)
+            if everyone and self.deal(t):
                 self.advance(t)
             return
         r = t.game.round
@@ -363,8 +379,8 @@ class Hub:
             if persons and not any(s.connections for s in persons):
                 return  # nobody is at the table: the next round waits for someone to come back
             if any(not t.stood_in(n) for n, s in enumerate(t.seats) if s in persons):
-                self.deal(t)
-                self.advance(t)
+                if self.deal(t):
+                    self.advance(t)
             else:
                 t.task = asyncio.get_running_loop().create_task(self._deal_later(t, t.state))
             return
@@ -399,8 +415,8 @@ class Hub:
             await asyncio.sleep(t.settings.pace_ms / 1000)
         finally:
             t.task = None
-        if t.state == state:
-            self.deal(t)
+        if t.state == state and not self.deal(t):
+            return
         self.advance(t)
 
     async def _computer_move(self, t: Table, seat: int, level: str, state: int) -> None:
@@ -419,12 +435,14 @@ class Hub:
             t.task = None
         if m is not None and t.state == state and t.computer_level(seat) == level:
             try:
-                self.apply(t, seat, m)
+                events = self.apply(t, seat, m)
             except TableError as e:
-                log.warning("computer player %s at table %s: %s", level, t.id, e.message)
-                m2 = t.game.legal_moves()
-                if t.state == state and m2:
-                    self.apply(t, seat, m2[0])
+                if e.code != "illegal":  # not stored: try again in a moment
+                    self._retry_later(t)
+                    return
+                log.error("computer player %s at table %s: %s", level, t.id, e.message)
+                events = self.apply(t, seat, t.game.legal_moves()[0])
+            self.broadcast(t, events=events)
         self.advance(t)
 
 
@@ -434,3 +452,7 @@ def run_safely(action: Callable[[], None], c: Connection, reply_to: object) -> N
         action()
     except TableError as e:
         c.send({"type": "error", **e.json(), "reply_to": reply_to})
+    except Exception:  # a fault of the service, not of the request: say so, keep serving
+        log.exception("unexpected failure answering a message")
+        message = "the service failed to answer this message"
+        c.send({"type": "error", "code": "internal", "message": message, "reply_to": reply_to})

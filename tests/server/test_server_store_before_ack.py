@@ -1,0 +1,75 @@
+"""A play that cannot be stored is not acknowledged, not sent to anyone, and not kept."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from domeng.engine import tile_name
+from domeng.server.hub import Hub, run_safely
+from domeng.server.storage import SQLiteStorage, StoredPlay
+from domeng.server.tables import Connection
+
+
+class FailingStorage(SQLiteStorage):
+    fail = False
+
+    def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        super().add_play(table_id, number, index, play)
+
+
+def drain(c: Connection) -> list[dict[str, object]]:
+    out = []
+    while not c.outbox.empty():
+        text = c.outbox.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
+
+
+def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def run() -> None:
+        storage = FailingStorage(":memory:")
+        hub = Hub(storage)
+        computer = {"kind": "computer", "level": "random"}
+        t, tokens = hub.create_table(
+            {"seats": [{"kind": "person", "name": "Ann"}] + [computer] * 4, "pace_ms": 0}
+        )
+        for _ in range(500):  # the computer players move on the loop's next turns
+            if t.game.turn == 0:
+                break
+            await asyncio.sleep(0.001)
+        assert t.game.turn == 0
+        me, watcher = Connection(), Connection()
+        hub.hello(t, me, tokens[0])
+        hub.hello(t, watcher, None)
+        drain(me)
+        drain(watcher)
+        state = t.state
+        events = [list(r.events) for r in t.game.rounds]
+        move = t.game.legal_moves()[0]
+        storage.fail = True
+        message = {"type": "play", "tile": tile_name(move.tile), "end": move.end.word}
+        message["state"] = state
+        run_safely(lambda: hub.play(t, me, message), me, 1)
+        (error,) = drain(me)
+        assert error["type"] == "error"
+        assert error["code"] == "storage"
+        assert drain(watcher) == []
+        assert t.state == state
+        assert [list(r.events) for r in t.game.rounds] == events
+        assert t.game.turn == 0
+        assert "could not store a play" in caplog.text  # a fault of the service: logged
+        caplog.clear()
+        storage.fail = False
+        run_safely(lambda: hub.play(t, me, message), me, 2)
+        assert [m["type"] for m in drain(me)][:2] == ["ok", "update"]
+        await hub.close()
+
+    asyncio.run(run())
