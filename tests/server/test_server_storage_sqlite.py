@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
+
+import pytest
 
 from domeng.engine import Game, tile_name
 from domeng.engine.tiles import names
@@ -63,3 +66,11 @@ def test_a_stored_game_replays_into_the_same_game(tmp_path: Path) -> None:
     again = rebuild(loaded)
     assert [r.events for r in again.rounds] == [r.events for r in game.rounds]
     assert again.stones == game.stones
+
+
+def test_one_file_serves_one_service_at_a_time(tmp_path: Path) -> None:
+    first = SQLiteStorage(tmp_path / "one.sqlite3")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        SQLiteStorage(tmp_path / "one.sqlite3")
+    first.close()
+    SQLiteStorage(tmp_path / "one.sqlite3").close()

@@ -45,7 +45,8 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
     try:
         storage = SQLiteStorage(path)
     except Exception as e:
-        raise click.ClickException(f"cannot open the database {path}: {e}") from None
+        hint = " (is another domeng serve using it?)" if "locked" in str(e) else ""
+        raise click.ClickException(f"cannot open the database {path}: {e}{hint}") from None
     local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     addresses = [local]
     lan = lan_address() if host in ("0.0.0.0", "::") else None

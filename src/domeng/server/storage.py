@@ -133,16 +133,24 @@ class SQLiteStorage(Storage):
     """Tables in one SQLite file (``":memory:"`` for a throwaway store).
 
     Used from one thread (the service's event loop); each write is one
-    transaction, committed before returning.
+    transaction, committed before returning. The file is locked for as long as
+    the storage is open, so a second service cannot open the same file.
     """
 
     def __init__(self, path: str | Path) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self._db = sqlite3.connect(
+            str(path), isolation_level=None, check_same_thread=False, timeout=0.5
+        )
+        # One service per file: the exclusive lock is taken now and held until close
+        # (the system releases it if the process dies, even by SIGKILL).
+        self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute("COMMIT")
 
     def create_table(self, table: StoredTable) -> None:
         with self._tx():
