@@ -18,8 +18,15 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from domeng import __version__
@@ -191,8 +198,15 @@ async def protocol(request: Request) -> Response:
     return PlainTextResponse(path.read_text(encoding="utf-8"))
 
 
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The browser table's files (``domeng/web``, issue 5), served under ``/web``."""
+
+
 async def start_page(request: Request) -> Response:
-    """A plain start page until the browser table (issue 5) is written."""
+    """The browser table's ``web/index.html`` when it exists, else a plain list of tables."""
+    index = WEB_DIR / "index.html"
+    if index.is_file():
+        return FileResponse(index)
     hub = _hub(request)
     rows = []
     for t in reversed(list(hub.tables.values())):
@@ -346,7 +360,7 @@ def create_app(
         finally:
             await hub.close()
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", start_page),
         Route("/api", _guarded(info)),
         Route("/api/protocol", protocol),
@@ -360,6 +374,7 @@ def create_app(
         Route("/api/tables/{id}/seats/{seat}", _guarded(take_seat), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
         WebSocketRoute("/ws/tables/{id}", table_socket),
+        Mount("/web", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="web"),
     ]
     app = Starlette(
         routes=routes,
