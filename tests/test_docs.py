@@ -23,8 +23,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from domeng.bots import player_names
 from domeng.cli import main
-from domeng.engine import BlockPasses, Game, Opening, Variants
+from domeng.engine import BlockPasses, Game, Opening, Reason, Variants
 from domeng.engine.record import FORMAT, replay_summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -121,6 +122,17 @@ def test_docs_rules_variants_match_the_engine() -> None:
     assert "domeng play --opening free --block-passes free" in variants
 
 
+def test_docs_rules_stones_table_names_every_reason() -> None:
+    awards = _section(_read(RULES_DOC), "Every stones award")
+    reasons = {
+        cells[1]
+        for line in awards.splitlines()
+        if line.startswith("|")
+        and len(cells := [c.strip() for c in line.strip().strip("|").split("|")]) > 1
+    }
+    assert {r.value for r in Reason} <= reasons
+
+
 # -- the commands the README names ---------------------------------------------
 
 
@@ -197,7 +209,7 @@ def test_docs_readme_names_only_commands_and_options_that_exist() -> None:
     helps: dict[str, str] = {}
     for m in mentions:
         if m.command and m.command not in existing:
-            if not NOT_YET.search(m.text):
+            if m.option is None and not NOT_YET.search(m.text):
                 problems.append(
                     f"line {m.line}: `domeng {m.command}` does not exist; "
                     "say it is not yet there on that line"
@@ -245,6 +257,14 @@ def test_docs_readme_quick_start_is_make_run_and_make_test() -> None:
     makefile = _read(ROOT / "Makefile")
     for target in ("run", "test"):
         assert re.search(rf"^{target}:", makefile, re.M), f"Makefile has no '{target}' target"
+    run = re.search(r"^run:.*\n((?:\t.*\n?)+)", makefile, re.M)
+    assert run and "domeng play" in run.group(1), "make run should start domeng play"
+
+
+def test_docs_readme_names_every_computer_player_offered_to_people() -> None:
+    readme = _read(README)
+    missing = [name for name in player_names(for_people=True) if f"`{name}`" not in readme]
+    assert not missing, f"README.md does not name {missing}"
 
 
 # -- links ---------------------------------------------------------------------
