@@ -128,7 +128,34 @@ class Game:
 
     def deal(self, rng: random.Random) -> Round:
         """Deal the next round from ``rng`` and begin it."""
-        return self.start_round(*deal(rng))
+        hands, unused = deal(rng)
+        rounds = self.rounds
+        if not rounds:
+            return self.start_round(hands, unused)
+        # As start_round, without checking the deal: ``deal`` makes only valid ones.
+        last = rounds[-1]
+        result = last.result
+        if result is None:
+            raise ValueError("the round before is not finished")
+        stones, table = last.stones, last.table
+        if table < 0 or min(stones) < 0 or table + sum(stones) != STONES:
+            raise ValueError("stones must be 25 in all, none negative")
+        camat = last.camat
+        r = Round.__new__(Round)
+        r._begin(
+            hands,
+            unused,
+            camat if camat is not None else result.winner,
+            None,
+            stones,
+            table,
+            camat,
+            last.titles,
+            self.variants,
+            last.number + 1,
+        )
+        rounds.append(r)
+        return r
 
     @property
     def stones(self) -> list[int]:

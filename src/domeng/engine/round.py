@@ -40,10 +40,11 @@ from .tiles import (
     FULL_SET,
     HIGH,
     LOW,
+    PIPS_HIGH14,
+    PIPS_LOW14,
     TILE_COUNT,
     Tile,
     TileSet,
-    pip_total,
     tile_name,
     tiles_of,
 )
@@ -69,6 +70,11 @@ _FIT_MOVES: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
     for t in range(TILE_COUNT)
 )
 _OPEN_MOVE: tuple[tuple[Move, ...], ...] = tuple((move(t, End.RIGHT),) for t in range(TILE_COUNT))
+_OPEN_MOVES_BY7: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
+    tuple(tuple(move(chunk * 7 + b, End.RIGHT) for b in range(7) if m >> b & 1) for m in range(128))
+    for chunk in range(4)
+)
+"""``_OPEN_MOVES_BY7[c][m]``: the opening moves of tiles ``7c + b`` for the bits b of m."""
 _OTHER: tuple[int, ...] = tuple(
     (LOW[t] if HIGH[t] == n else HIGH[t]) if n in (HIGH[t], LOW[t]) else -1
     for t in range(TILE_COUNT)
@@ -90,6 +96,49 @@ def _moves_for(fit: TileSet, key: int) -> tuple[Move, ...]:
         legal = _LEGAL_CACHE[fit << 6 | key] = tuple(found)
     return legal
 
+
+def _pip_totals(hands: list[TileSet]) -> tuple[int, ...]:
+    """The pips of each seat's tiles (tables by 14-bit chunk of the masks)."""
+    lo, hi = PIPS_LOW14, PIPS_HIGH14
+    a, b, c, d, e = hands
+    return (
+        lo[a & 0x3FFF] + hi[a >> 14],
+        lo[b & 0x3FFF] + hi[b >> 14],
+        lo[c & 0x3FFF] + hi[c >> 14],
+        lo[d & 0x3FFF] + hi[d >> 14],
+        lo[e & 0x3FFF] + hi[e >> 14],
+    )
+
+
+# Events hold only numbers and enum members and never change, so rounds share them:
+# one object for each Played and each usual Passed event (fewer allocations, less for the
+# garbage collector to walk in a game that keeps its rounds).
+_ENDS = (End.LEFT, End.RIGHT)
+_OPENED: tuple[Played, ...] = tuple(
+    Played(seat, t, End.RIGHT, HIGH[t], LOW[t], False, True)
+    for seat in range(SEATS)
+    for t in range(TILE_COUNT)
+)
+"""``_OPENED[seat * 28 + t]``: seat opens the line with tile t."""
+_PLAYED: list[Played | None] = [None] * (SEATS * TILE_COUNT * 2 * 49)
+"""``_PLAYED[((seat * 28 + t) * 2 + end) * 49 + left * 7 + right]``: a play after the opening
+(ends after the play); made when first needed."""
+_PASSED: tuple[Passed, ...] = tuple(
+    Passed(seat, passebunge, 2 if passebunge else 1, left, right)
+    for seat in range(SEATS)
+    for passebunge in (False, True)
+    for left in range(7)
+    for right in range(7)
+)
+"""``_PASSED[(2 * seat + passebunge) * 49 + left * 7 + right]``: a pass the table pays in full."""
+_TABLE_PAYS_PASS: tuple[StonesMoved, ...] = tuple(
+    StonesMoved(
+        None, seat, 2 if passebunge else 1, Reason.PASSEBUNGE if passebunge else Reason.PASS
+    )
+    for seat in range(SEATS)
+    for passebunge in (False, True)
+)
+"""``_TABLE_PAYS_PASS[2 * seat + passebunge]``: the table's stones for that pass."""
 
 _CAPPU_STONES = {Finish.PLAIN: 1, Finish.CEKI: 3, Finish.POLLO: 5}
 _CAPPU_REASON = {
@@ -162,6 +211,24 @@ class Round:
             raise ValueError(f"seat {starter} does not hold {tile_name(opening_tile)}")
         if table < 0 or min(stones) < 0 or table + sum(stones) != STONES:
             raise ValueError("stones must be 25 in all, none negative")
+        self._begin(
+            hands, unused, starter, opening_tile, stones, table, camat, titles, variants, number
+        )
+
+    def _begin(
+        self,
+        hands: Sequence[TileSet],
+        unused: TileSet,
+        starter: int,
+        opening_tile: Tile | None,
+        stones: Sequence[int],
+        table: int,
+        camat: int | None,
+        titles: Sequence[int],
+        variants: Variants,
+        number: int,
+    ) -> None:
+        """Set up the round from a deal that has been checked (or is known to be valid)."""
         self.variants = variants
         self.number = number
         self.dealt: tuple[TileSet, ...] = tuple(hands)
@@ -215,7 +282,9 @@ class Round:
     def _opening_moves(self) -> tuple[Move, ...]:
         if self.opening_tile is not None:
             return _OPEN_MOVE[self.opening_tile]
-        return tuple(_OPEN_MOVE[t][0] for t in tiles_of(self.hands[self.starter]))
+        h = self.hands[self.starter]
+        a, b, c, d = _OPEN_MOVES_BY7
+        return a[h & 127] + b[h >> 7 & 127] + c[h >> 14 & 127] + d[h >> 21 & 127]
 
     @property
     def plays(self) -> list[tuple[int, Move]]:
@@ -272,27 +341,34 @@ class Round:
         hands = self.hands
         hand = hands[seat] = hands[seat] & ~bit
         in_hands = self.in_hands = self.in_hands & ~bit
-        self.played_seats |= 1 << seat
+        played = self.played_seats = self.played_seats | 1 << seat
         self.last_mappano = seat
         left = self.left
         if left < 0:
             left = self.left = HIGH[t]
             right = self.right = LOW[t]
             mappakuling = False
-            opening = True
+            self.events.append(_OPENED[seat * TILE_COUNT + t])
         else:
             right = self.right
-            if m[1]:
+            end = m[1]
+            if end:
                 right = self.right = _OTHER[t * 7 + right]
             else:
                 left = self.left = _OTHER[t * 7 + left]
             mappakuling = left == right
-            opening = False
-        self.events.append(_new(Played, (seat, t, m[1], left, right, mappakuling, opening)))
+            i = ((seat * TILE_COUNT + t) * 2 + end) * 49 + left * 7 + right
+            played_event = _PLAYED[i]
+            if played_event is None:
+                played_event = _PLAYED[i] = _new(
+                    Played, (seat, t, _ENDS[end], left, right, mappakuling, False)
+                )
+            self.events.append(played_event)
         if not hand:
             self._end_cappu(seat, t, mappakuling)
             return
-        fit = ENDS_MASK[left * 7 + right]
+        key = left * 7 + right
+        fit = ENDS_MASK[key]
         if not in_hands & fit:
             if self.variants.block_passes == "penalized":
                 s = _NEXT[seat]
@@ -302,12 +378,23 @@ class Round:
             self._end_block(seat)
             return
         s = _NEXT[seat]
-        while not hands[s] & fit:
-            self._pass(s, left, right)
-            s = _NEXT[s]
+        if not hands[s] & fit:
+            events = self.events
+            stones = self.stones
+            while not hands[s] & fit:
+                k = s + s + (played >> s & 1 ^ 1)  # 2 * seat + PASSEBUNGE
+                amount = 1 + (k & 1)
+                table = self.table
+                if table >= amount:  # the usual case: the table pays it all
+                    self.table = table - amount
+                    stones[s] += amount
+                    events.append(_PASSED[k * 49 + key])
+                    events.append(_TABLE_PAYS_PASS[k])
+                else:
+                    self._pass(s, left, right)
+                s = _NEXT[s]
         self.turn = s
         fit &= hands[s]
-        key = left * 7 + right
         self._legal = _LEGAL_CACHE.get(fit << 6 | key) or _moves_for(fit, key)
 
     def _normalized(self, m: Move) -> Move:
@@ -343,8 +430,9 @@ class Round:
         if table >= amount:  # the usual case: the table pays it all
             self.table = table - amount
             self.stones[seat] += amount
-            events.append(_new(Passed, (seat, passebunge, amount, left, right)))
-            events.append(_new(StonesMoved, (None, seat, amount, reason)))
+            k = seat + seat + passebunge
+            events.append(_PASSED[k * 49 + left * 7 + right])
+            events.append(_TABLE_PAYS_PASS[k])
             return
         giver = self.last_mappano
         moved = self._give(seat, amount, (giver,) if giver is not None else (), reason)
@@ -400,13 +488,13 @@ class Round:
                 cucuq,
                 tuple(self.hands),
                 self.unused,
-                tuple(pip_total(h) for h in self.hands),
+                _pip_totals(self.hands),
             ),
             self._give(cucuq, _CAPPU_STONES[finish], (seat,), _CAPPU_REASON[finish]),
         )
 
     def _end_block(self, manguno: int) -> None:
-        totals = tuple(pip_total(h) for h in self.hands)
+        totals = _pip_totals(self.hands)
         limit = totals[manguno]
         order = [(manguno + k) % SEATS for k in range(1, SEATS)]
         mattikkeng = tuple(s for s in order if totals[s] <= limit)

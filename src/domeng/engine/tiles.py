@@ -120,8 +120,27 @@ def names(mask: TileSet) -> list[str]:
     return [_NAMES[t] for t in tiles_of(mask)]
 
 
+def _pips_by_chunk(first: int) -> tuple[int, ...]:
+    """The pips of tiles ``first`` to ``first + 13`` for every 14-bit mask of them."""
+    low = [0] * 128
+    high = [0] * 128
+    for m in range(1, 128):
+        rest, bit = m & (m - 1), (m & -m).bit_length() - 1
+        low[m] = low[rest] + PIPS[first + bit]
+        high[m] = high[rest] + PIPS[first + 7 + bit]
+    return tuple(a + b for b in high for a in low)
+
+
+PIPS_LOW14: tuple[int, ...] = _pips_by_chunk(0)
+"""``PIPS_LOW14[mask & 0x3FFF]``: the pips of a set's tiles 0-13."""
+PIPS_HIGH14: tuple[int, ...] = _pips_by_chunk(14)
+"""``PIPS_HIGH14[mask >> 14]``: the pips of a set's tiles 14-27."""
+
+
 def pip_total(mask: TileSet) -> int:
     """The pips of all tiles in a set."""
+    if 0 <= mask <= FULL_SET:
+        return PIPS_LOW14[mask & 0x3FFF] + PIPS_HIGH14[mask >> 14]
     return sum(PIPS[t] for t in tiles_of(mask))
 
 
