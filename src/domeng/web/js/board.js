@@ -1,0 +1,248 @@
+// The table drawn in SVG: the felt, the line, the five seats around it, the pile of
+// stones, and (for a seat) its hand at the bottom. A pure function of what it is given.
+
+import { el, layoutLine, openingIndex, place, text, tileBack, tileFace } from "./svg.js";
+import { t, termMeaning } from "./i18n.js";
+
+const LAYOUTS = {
+  wide: {
+    w: 1000,
+    h: 660,
+    seats: [
+      [120, 598],
+      [92, 330],
+      [290, 68],
+      [710, 68],
+      [908, 330],
+    ],
+    hand: [560, 586],
+    box: { left: 200, right: 800, cy: 318 },
+    s: 26,
+    pile: [500, 60],
+    handS: 40,
+  },
+  tall: {
+    w: 600,
+    h: 940,
+    seats: [
+      [300, 706],
+      [82, 600],
+      [150, 70],
+      [450, 70],
+      [518, 600],
+    ],
+    hand: [300, 840],
+    box: { left: 36, right: 564, cy: 350 },
+    s: 22,
+    pile: [300, 66],
+    handS: 42,
+  },
+};
+
+function stoneIcon(x, y, r) {
+  return el("circle", { cx: x, cy: y, r, class: "stone" });
+}
+
+function titled(node, label) {
+  const title = el("title");
+  title.textContent = label;
+  node.appendChild(title);
+  return node;
+}
+
+/** A seat's plate: name, tiles (backs, or faces in a replay), stones, titles, CAMAT. */
+function seatPanel(o) {
+  const { x, y, name, count, faces, stones, titles, camat, turn, self, lacking } = o;
+  const w = 176;
+  const h = 96;
+  const g = el("g", { class: `seat${turn ? " turn" : ""}${self ? " self" : ""}`, "data-seat": o.seat, transform: `translate(${x} ${y})` });
+  g.appendChild(el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 14, class: "plate" }));
+  if (turn) {
+    g.appendChild(el("path", { d: `M ${-w / 2 - 16} -8 l 12 8 l -12 8 z`, class: "turn-mark" }));
+    g.appendChild(el("path", { d: `M ${w / 2 + 16} -8 l -12 8 l 12 8 z`, class: "turn-mark" }));
+  }
+  const shown = name.length > 18 ? `${name.slice(0, 17)}…` : name;
+  g.appendChild(text(0, -h / 2 + 20, shown, { class: "seat-name", "text-anchor": "middle" }));
+  if (faces) {
+    const fs = 11;
+    const step = fs + 5;
+    faces.forEach((tn, i) => {
+      const [a, b] = tn.split("-").map(Number);
+      const fx = (i - (faces.length - 1) / 2) * step;
+      g.appendChild(place(tileFace(a, b, fs), fx, 2, 90));
+    });
+  } else if (count !== null && count !== undefined) {
+    const bs = 9;
+    for (let i = 0; i < count; i++) {
+      const bx = (i - (count - 1) / 2) * (bs + 5);
+      g.appendChild(place(tileBack(bs), bx, 2));
+    }
+    if (count === 0) g.appendChild(text(0, 7, "—", { class: "seat-small", "text-anchor": "middle" }));
+  }
+  const info = el("g", { class: "seat-info" });
+  info.appendChild(stoneIcon(-w / 2 + 20, h / 2 - 17, 7));
+  info.appendChild(text(-w / 2 + 32, h / 2 - 12, `${stones}`, { class: "seat-small" }));
+  titled(info, `STONES: ${stones}`);
+  g.appendChild(info);
+  const star = text(-6, h / 2 - 12, `★ ${titles}`, { class: "seat-small" });
+  g.appendChild(titled(star, `${t("board.titles")}: ${titles}`));
+  if (camat) {
+    const badge = el("g", { class: "camat-badge", transform: `translate(${w / 2 - 38} ${h / 2 - 17})` });
+    badge.appendChild(el("rect", { x: -32, y: -10, width: 64, height: 20, rx: 10 }));
+    badge.appendChild(text(0, 5, "CAMAT", { "text-anchor": "middle" }));
+    g.appendChild(titled(badge, `CAMAT — ${termMeaning("CAMAT")}`));
+  }
+  if (lacking && lacking.length) {
+    const lack = text(0, h / 2 + 16, t("board.lacks", { numbers: lacking.join(" ") }), { class: "seat-lack", "text-anchor": "middle" });
+    g.appendChild(lack);
+  }
+  return g;
+}
+
+function pile(x, y, n) {
+  const g = el("g", { class: "pile", transform: `translate(${x} ${y})` });
+  g.appendChild(el("ellipse", { cx: 0, cy: 4, rx: 58, ry: 30, class: "bowl" }));
+  // stones heaped in rings
+  const spots = [];
+  const rings = [[0, 0, 1], [14, 0, 6], [27, 0, 11], [40, 0, 16]];
+  for (const [r, , k] of rings) {
+    for (let i = 0; i < k; i++) {
+      const a = (i / k) * Math.PI * 2 + r;
+      spots.push([Math.cos(a) * r * 1.15, Math.sin(a) * r * 0.5]);
+    }
+  }
+  for (let i = 0; i < Math.min(n, spots.length); i++) {
+    g.appendChild(stoneIcon(spots[i][0], spots[i][1] + 2, 6.2));
+  }
+  g.appendChild(text(0, 50, t("board.table_stones", { n }), { class: "pile-label", "text-anchor": "middle" }));
+  return titled(g, `STONES: ${n}`);
+}
+
+/**
+ * Draw the table. `o`: {layout: "wide"|"tall", me: seat at the bottom, names, view (the
+ * view shown), hand: tiles shown at the bottom or null, playable: Set of tile names,
+ * myTurn, selected, endChoices: ["left","right"], fresh: Set of line tile keys to
+ * animate, faces: per seat tiles shown face up (replay) or null, onTile, onEnd}.
+ */
+export function drawBoard(o) {
+  const L = LAYOUTS[o.layout];
+  const v = o.view;
+  const svg = el("svg", {
+    class: "board",
+    viewBox: `0 0 ${L.w} ${L.h}`,
+    role: "group",
+    "aria-label": t("board.label"),
+  });
+  svg.appendChild(el("rect", { x: 0, y: 0, width: L.w, height: L.h, rx: 36, class: "felt" }));
+  svg.appendChild(el("rect", { x: 12, y: 12, width: L.w - 24, height: L.h - 24, rx: 28, class: "felt-edge" }));
+
+  if (!v) return svg;
+  svg.appendChild(pile(L.pile[0], L.pile[1], v.table));
+
+  // the line
+  const lineG = el("g", { class: "line" });
+  const laid = layoutLine(v.line, openingIndex(v.plays), L.box, L.s);
+  for (const tl of laid.tiles) {
+    const outer = el("g", { "data-line-tile": tl.key });
+    place(outer, tl.cx, tl.cy, tl.angle);
+    const inner = el("g", { class: o.fresh && o.fresh.has(tl.key) ? "fresh" : "" });
+    const face = tileFace(tl.a, tl.b, L.s);
+    face.querySelector("title").textContent = `[${tl.key.replace("-", "|")}]`;
+    inner.appendChild(face);
+    outer.appendChild(inner);
+    lineG.appendChild(outer);
+  }
+  svg.appendChild(lineG);
+  if (!v.line.length && v.turn !== null && v.turn !== undefined) {
+    svg.appendChild(text((L.box.left + L.box.right) / 2, L.box.cy + 6, t("board.empty_line"), { class: "line-hint", "text-anchor": "middle" }));
+  }
+
+  // the end choice
+  if (o.endChoices && laid.ends) {
+    for (const end of o.endChoices) {
+      const p = laid.ends[end];
+      const x = p.x + p.dir[0] * L.s * 0.95;
+      const y = p.y + p.dir[1] * L.s * 0.95;
+      const label = t(end === "left" ? "end_left" : "end_right");
+      const g = el("g", { class: "end-choice", "data-end": end, tabindex: 0, role: "button", "aria-label": `${label}: ${v.ends[end === "left" ? 0 : 1]}` });
+      g.appendChild(el("circle", { cx: x, cy: y, r: L.s * 0.85, class: "end-ring" }));
+      g.appendChild(text(x, y + 6, String(v.ends[end === "left" ? 0 : 1]), { "text-anchor": "middle", class: "end-num" }));
+      g.appendChild(text(x, y + L.s * 0.85 + 16, label, { "text-anchor": "middle", class: "end-label" }));
+      g.addEventListener("click", () => o.onEnd(end));
+      g.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          o.onEnd(end);
+        }
+      });
+      svg.appendChild(g);
+    }
+  }
+
+  // the seats, the one at the bottom first
+  for (let r = 0; r < 5; r++) {
+    const seat = (o.me + r) % 5;
+    const [x, y] = L.seats[r];
+    const showHand = r === 0 && o.hand;
+    svg.appendChild(
+      seatPanel({
+        seat,
+        x,
+        y,
+        name: o.names[seat],
+        count: showHand ? null : v.hand_counts[seat],
+        faces: o.faces && !showHand ? o.faces[seat] : null,
+        stones: v.stones[seat],
+        titles: v.titles[seat],
+        camat: v.camat === seat,
+        turn: v.turn === seat,
+        self: r === 0 && !!o.hand,
+        lacking: r > 0 && v.lacking ? v.lacking[seat] : null,
+      }),
+    );
+  }
+
+  // the hand at the bottom
+  if (o.hand) {
+    const hs = L.handS;
+    const step = hs + 18;
+    const hg = el("g", { class: "hand", role: "group", "aria-label": t("board.your_tiles") });
+    o.hand.forEach((tn, i) => {
+      const [a, b] = tn.split("-").map(Number);
+      const playable = o.playable.has(tn);
+      const x = L.hand[0] + (i - (o.hand.length - 1) / 2) * step;
+      const lift = o.selected === tn ? -22 : playable && o.myTurn ? -12 : 0;
+      const cls = ["hand-tile", playable ? "playable" : "unplayable", o.myTurn ? "my-turn" : "", o.selected === tn ? "selected" : ""].join(" ");
+      const g = el("g", {
+        class: cls,
+        "data-tile": tn,
+        "data-playable": playable ? "true" : "false",
+        tabindex: 0,
+        role: "button",
+        "aria-label": `[${a}|${b}]${playable ? ` — ${t("board.playable")}` : ""}`,
+        "aria-disabled": playable ? "false" : "true",
+      });
+      place(g, x, L.hand[1] + lift, 90);
+      const face = tileFace(a, b, hs);
+      face.querySelector("title").textContent = `[${a}|${b}]`;
+      g.appendChild(face);
+      if (playable && o.myTurn) {
+        g.appendChild(el("rect", { x: -hs - 5, y: -hs / 2 - 5, width: 2 * hs + 10, height: hs + 10, rx: 10, class: "glow" }));
+      }
+      g.addEventListener("click", () => o.onTile(tn));
+      g.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") {
+          ev.preventDefault();
+          o.onTile(tn);
+        }
+      });
+      hg.appendChild(g);
+    });
+    svg.appendChild(hg);
+  }
+  return svg;
+}
+
+export function layoutFor(width) {
+  return width < 720 ? "tall" : "wide";
+}

@@ -1,0 +1,121 @@
+// Languages: every visible text comes from i18n/<lang>.json; the game's terms stay
+// untranslated and are explained on hover or tap (the glossary).
+
+export const LANGUAGES = [
+  ["en", "English"],
+  ["id", "Bahasa Indonesia"],
+  ["tr", "Türkçe"],
+  ["pt", "Português"],
+  ["nl", "Nederlands"],
+  ["hi", "हिन्दी"],
+];
+
+/** The game's own words, never translated (longest first, for matching). */
+export const TERMS = [
+  "LAST DOMINO",
+  "LAST MAPPANO",
+  "FIRST CAPPU",
+  "MAPPAKULING",
+  "PASSEBUNGE",
+  "MATTIKKENG",
+  "MANGUNO",
+  "STONES",
+  "LEMPA",
+  "CUCUQ",
+  "CAMAT",
+  "CEKI",
+  "POLLO",
+  "PASS",
+];
+
+const STORE = "domeng.lang";
+let dict = {};
+let lang = "en";
+const cache = {};
+
+async function fetchLang(code) {
+  if (!cache[code]) {
+    const r = await fetch(`/web/i18n/${code}.json`);
+    if (!r.ok) throw new Error(`language ${code}: ${r.status}`);
+    cache[code] = await r.json();
+  }
+  return cache[code];
+}
+
+/** The language to start with: remembered, else the browser's, else English. */
+export function preferredLanguage() {
+  const known = LANGUAGES.map(([c]) => c);
+  const saved = localStorage.getItem(STORE);
+  if (saved && known.includes(saved)) return saved;
+  for (const l of navigator.languages || []) {
+    const c = l.slice(0, 2).toLowerCase();
+    if (known.includes(c)) return c;
+  }
+  return "en";
+}
+
+export async function setLanguage(code) {
+  dict = await fetchLang(code);
+  lang = code;
+  localStorage.setItem(STORE, code);
+  document.documentElement.lang = code;
+}
+
+export function language() {
+  return lang;
+}
+
+/** A text by key, with {placeholders} filled in; a missing key shows the key itself. */
+export function t(key, vars = {}) {
+  let s = dict[key];
+  if (s === undefined) {
+    console.warn(`missing text ${key} (${lang})`);
+    s = key;
+  }
+  if (typeof s !== "string") return s;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
+}
+
+/** The explanation of a term in the current language. */
+export function termMeaning(term) {
+  return (dict.terms || {})[term] || "";
+}
+
+/** A count of STONES (singular and plural forms per language). */
+export function stonesText(n) {
+  const forms = dict.n_stones;
+  const rule = new Intl.PluralRules(lang).select(n);
+  const form = forms[rule] ?? forms.other;
+  return form.replace("{n}", String(n));
+}
+
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+const TERM_RE = new RegExp(`\\b(${TERMS.join("|")})\\b`, "g");
+
+/** HTML of a text with every term wrapped for the glossary (escaped). */
+export function termify(s) {
+  return escapeHtml(s).replace(TERM_RE, (term) => {
+    const meaning = escapeHtml(termMeaning(term));
+    return `<abbr class="term" tabindex="0" data-term="${term}" title="${meaning}">${term}</abbr>`;
+  });
+}
+
+/** Put a text with glossary terms into an element. */
+export function setTermText(node, s) {
+  node.innerHTML = termify(s);
+  return node;
+}
+
+/** Fill every [data-i18n] element of `root` (and [data-i18n-attr]="attr:key"). */
+export function translateTree(root) {
+  for (const n of root.querySelectorAll("[data-i18n]")) setTermText(n, t(n.dataset.i18n));
+  for (const n of root.querySelectorAll("[data-i18n-attr]")) {
+    for (const pair of n.dataset.i18nAttr.split(";")) {
+      const [attr, key] = pair.split(":");
+      n.setAttribute(attr, t(key));
+    }
+  }
+}

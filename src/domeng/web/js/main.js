@@ -1,0 +1,80 @@
+// The browser table of Domeng: a small router over the pages, the language menu, the
+// glossary. No build step: plain JavaScript modules served by `domeng serve`.
+
+import { api } from "./api.js";
+import { LANGUAGES, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { lobbyPage, newGame } from "./lobby.js";
+import { replayPage } from "./replay.js";
+import { rulesPage } from "./rules.js";
+import { tablePage } from "./table.js";
+import { installGlossary, showApiError } from "./ui.js";
+
+const view = document.getElementById("view");
+let current = null;
+
+function route() {
+  if (current) current.unmount();
+  current = null;
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, arg] = hash.split("/");
+  view.replaceChildren();
+  document.body.dataset.page = page || "lobby";
+  if (page === "table" && arg) current = tablePage(view, decodeURIComponent(arg));
+  else if (page === "watch" && arg) current = tablePage(view, decodeURIComponent(arg), { watch: true });
+  else if (page === "replay" && arg) current = replayPage(view, { kind: "table", id: decodeURIComponent(arg) });
+  else if (page === "replay-file") {
+    current = replayPage(view, { kind: "file", doc: sessionStorage.getItem("domeng.record"), name: sessionStorage.getItem("domeng.record.name") });
+  } else if (page === "rules") current = rulesPage(view);
+  else current = lobbyPage(view);
+  document.title = `Domeng — ${t(`title.${document.body.dataset.page}`)}`;
+  window.scrollTo(0, 0);
+}
+
+function languageMenu() {
+  const menu = document.querySelector("[data-language-menu]");
+  menu.replaceChildren(
+    ...LANGUAGES.map(([code, label]) => {
+      const o = document.createElement("option");
+      o.value = code;
+      o.textContent = label;
+      o.lang = code;
+      return o;
+    }),
+  );
+  menu.value = document.documentElement.lang;
+  menu.addEventListener("change", async () => {
+    await setLanguage(menu.value);
+    translateTree(document);
+    document.title = `Domeng — ${t(`title.${document.body.dataset.page}`)}`;
+    if (current) current.render();
+  });
+}
+
+async function start() {
+  await setLanguage(preferredLanguage());
+  translateTree(document);
+  languageMenu();
+  installGlossary();
+  try {
+    window.domengInfo = await api("GET", "/api");
+    const addrs = window.domengInfo.addresses || [];
+    const lan = addrs.find((a) => !/\/\/(127\.|localhost|\[::1\])/.test(a));
+    window.domengAddress = lan || location.origin;
+  } catch (e) {
+    showApiError(e);
+  }
+  window.addEventListener("hashchange", route);
+  const params = new URLSearchParams(location.search);
+  if (params.has("new")) {
+    history.replaceState(null, "", location.pathname + location.hash);
+    try {
+      await newGame();
+    } catch (e) {
+      showApiError(e);
+    }
+  }
+  route();
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,179 @@
+// Watching a finished game again, step by step: a table's finished rounds, or a record
+// file opened in the browser. Every hand is shown.
+
+import { api } from "./api.js";
+import { describe } from "./account.js";
+import { drawBoard, layoutFor } from "./board.js";
+import { setTermText, t } from "./i18n.js";
+import { h, summaryElement } from "./summary.js";
+import { showApiError } from "./ui.js";
+
+export function replayPage(root, source) {
+  const st = { data: null, round: 0, step: 0, timer: null, error: null };
+  root.innerHTML = `
+    <div class="replay-page">
+      <div class="table-main">
+        <div class="status-bar replay-bar">
+          <h1 class="replay-title"></h1>
+          <label><span data-i18n="replay.round"></span> <select class="round-select"></select></label>
+          <div class="controls" role="group">
+            <button type="button" class="small" data-step="first">⏮</button>
+            <button type="button" class="small" data-step="prev">◀</button>
+            <button type="button" class="small play-pause" data-step="play"></button>
+            <button type="button" class="small" data-step="next">▶</button>
+            <button type="button" class="small" data-step="last">⏭</button>
+          </div>
+          <span class="step-no muted"></span>
+          <a class="button small download" hidden></a>
+        </div>
+        <input type="range" class="step-range" min="0" value="0">
+        <div class="board-wrap"></div>
+        <div class="replay-summary"></div>
+      </div>
+      <aside class="side">
+        <h2 class="account-title"></h2>
+        <ol class="account"></ol>
+        <div class="side-actions"><a class="button small" href="#/" data-i18n="nav.lobby"></a></div>
+      </aside>
+    </div>`;
+  const q = (s) => root.querySelector(s);
+
+  function steps() {
+    return st.data ? st.data.rounds[st.round].steps : [];
+  }
+
+  function go(to) {
+    const n = steps().length;
+    st.step = Math.max(0, Math.min(n - 1, to));
+    render();
+  }
+
+  for (const b of root.querySelectorAll("[data-step]")) {
+    b.addEventListener("click", () => {
+      const k = b.dataset.step;
+      if (k === "first") go(0);
+      else if (k === "prev") go(st.step - 1);
+      else if (k === "next") go(st.step + 1);
+      else if (k === "last") go(steps().length - 1);
+      else toggle();
+    });
+  }
+  q(".step-range").addEventListener("input", (ev) => go(Number(ev.target.value)));
+  q(".round-select").addEventListener("change", (ev) => {
+    st.round = Number(ev.target.value);
+    st.step = 0;
+    render();
+  });
+
+  function toggle() {
+    if (st.timer) {
+      clearInterval(st.timer);
+      st.timer = null;
+    } else {
+      if (st.step >= steps().length - 1) st.step = 0;
+      st.timer = setInterval(() => {
+        if (st.step >= steps().length - 1) toggle();
+        else go(st.step + 1);
+      }, 900);
+    }
+    render();
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowRight") go(st.step + 1);
+    else if (ev.key === "ArrowLeft") go(st.step - 1);
+  }
+  window.addEventListener("keydown", onKey);
+
+  function render() {
+    for (const n of root.querySelectorAll("[data-i18n]")) setTermText(n, t(n.dataset.i18n));
+    q(".play-pause").textContent = st.timer ? "⏸" : "⏵";
+    q(".play-pause").setAttribute("aria-label", t(st.timer ? "replay.pause" : "replay.play"));
+    for (const [k, key] of [["first", "replay.first"], ["prev", "replay.prev"], ["next", "replay.next"], ["last", "replay.last"]]) {
+      q(`[data-step="${k}"]`).setAttribute("aria-label", t(key));
+      q(`[data-step="${k}"]`).title = t(key);
+    }
+    if (source.kind === "table") {
+      const dl = q(".download");
+      dl.hidden = false;
+      dl.href = `/api/tables/${encodeURIComponent(source.id)}/record?download=1`;
+      dl.setAttribute("download", `domeng-${source.id}.json`);
+      dl.textContent = t("table.download");
+    }
+    q(".replay-title").textContent = source.kind === "table" ? t("replay.title_table", { id: source.id }) : t("replay.title_file", { name: source.name || "" });
+    if (st.error) {
+      q(".board-wrap").replaceChildren(h("p", { class: "error-text", text: st.error }));
+      return;
+    }
+    if (!st.data) {
+      q(".board-wrap").replaceChildren(h("p", { class: "muted", text: t("status.connecting") }));
+      return;
+    }
+    if (!st.data.rounds.length) {
+      q(".board-wrap").replaceChildren(h("p", { class: "muted", text: t("replay.nothing") }));
+      q(".account-title").textContent = "";
+      return;
+    }
+    const names = st.data.players;
+    const rnd = st.data.rounds[st.round];
+    const sel = q(".round-select");
+    sel.replaceChildren(...st.data.rounds.map((r, i) => h("option", { value: i, selected: i === st.round, text: t("replay.round_n", { n: r.number }) })));
+    const all = rnd.steps;
+    const s = all[st.step];
+    const range = q(".step-range");
+    range.max = String(all.length - 1);
+    range.value = String(st.step);
+    range.setAttribute("aria-label", t("replay.step", { n: st.step, total: all.length - 1 }));
+    q(".step-no").textContent = t("replay.step", { n: st.step, total: all.length - 1 });
+    const plays = all.slice(1, st.step + 1).map((x) => x.play);
+    const view = {
+      line: s.line,
+      ends: s.ends,
+      plays,
+      turn: s.turn,
+      hand_counts: s.hands.map((x) => x.length),
+      stones: s.stones,
+      table: s.table,
+      camat: s.camat,
+      titles: s.titles,
+      lacking: null,
+    };
+    const wrap = q(".board-wrap");
+    const fresh = new Set();
+    if (s.play && s.play.tile) fresh.add(s.play.tile);
+    wrap.replaceChildren(
+      drawBoard({ layout: layoutFor(wrap.clientWidth || window.innerWidth), me: 0, names, view, hand: null, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, faces: s.hands, onTile() {}, onEnd() {} }),
+    );
+    const events = all.slice(0, st.step + 1).flatMap((x) => x.events);
+    q(".account-title").textContent = t("account.title", { n: rnd.number });
+    const list = q(".account");
+    list.replaceChildren(...events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}` }), describe(e, names))));
+    list.scrollTop = list.scrollHeight;
+    const sum = q(".replay-summary");
+    sum.replaceChildren();
+    if (st.step === all.length - 1 && rnd.summary) {
+      sum.appendChild(summaryElement({ summary: rnd.summary, names, number: rnd.number, events, actions: null }));
+    }
+  }
+
+  async function load() {
+    try {
+      if (source.kind === "table") st.data = await api("GET", `/api/tables/${encodeURIComponent(source.id)}/replay`);
+      else st.data = await api("POST", "/api/replay", source.doc || "{}");
+    } catch (e) {
+      st.error = `${t("error.bad_record")} ${e.message || ""}`;
+      showApiError(e);
+    }
+    render();
+  }
+  render();
+  load();
+  return {
+    render,
+    unmount() {
+      if (st.timer) clearInterval(st.timer);
+      window.removeEventListener("keydown", onKey);
+    },
+  };
+}

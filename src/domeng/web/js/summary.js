@@ -1,0 +1,107 @@
+// The round's summary: every hand and the unused tiles, how the round ended, who gave
+// whom how many stones and why, and the standings.
+
+import { describe, endingText } from "./account.js";
+import { escapeHtml, setTermText, stonesText, t, termify } from "./i18n.js";
+import { tileIcon } from "./svg.js";
+
+function h(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") e.textContent = v;
+    else if (k === "html") e.innerHTML = v;
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c) e.appendChild(c);
+  return e;
+}
+export { h };
+
+function roleBadges(s, seat) {
+  const roles = [];
+  if (s.first_cappu === seat) roles.push("FIRST CAPPU");
+  if (s.manguno === seat) roles.push("MANGUNO");
+  if (s.mattikkeng.includes(seat)) roles.push("MATTIKKENG");
+  if (s.cucuq === seat) roles.push("CUCUQ");
+  if (s.finish === "ceki" && s.first_cappu === seat) roles.push("CEKI");
+  if (s.finish === "pollo" && s.first_cappu === seat) roles.push("POLLO");
+  return roles;
+}
+
+/**
+ * The summary as an element. `o`: {summary, names, number, events (the round's events,
+ * for the stones moved during it), actions (an element with buttons, or null)}.
+ */
+export function summaryElement(o) {
+  const s = o.summary;
+  const names = o.names;
+  const box = h("section", { class: "summary", "data-round-summary": "", "aria-labelledby": "summary-title" });
+  box.appendChild(h("h2", { id: "summary-title", text: t("summary.title", { n: o.number }) }));
+  box.appendChild(setTermText(h("p", { class: "ending" }), endingText(s, names)));
+  const winner = h("p", { class: "winner" });
+  setTermText(winner, t("summary.winner", { who: names[s.winner] }));
+  box.appendChild(winner);
+  if (s.camat_elected) {
+    box.appendChild(setTermText(h("p", { class: "camat-news" }), t("ev.camat", { who: names[s.camat], titles: s.titles[s.camat] })));
+  }
+
+  // the hands
+  const hands = h("table", { class: "hands" });
+  const head = h("tr");
+  for (const k of ["summary.player", "summary.tiles_left", "summary.pips", "summary.role"]) head.appendChild(h("th", { text: t(k) }));
+  hands.appendChild(h("thead", {}, [head]));
+  const body = h("tbody");
+  for (let seat = 0; seat < 5; seat++) {
+    const row = h("tr", { class: seat === s.winner ? "won" : "" });
+    row.appendChild(h("td", { text: names[seat] }));
+    const tiles = h("td", { class: "tiles" });
+    if (!s.hands[seat].length) tiles.appendChild(h("span", { class: "muted", text: "—" }));
+    for (const tn of s.hands[seat]) tiles.appendChild(tileIcon(tn));
+    row.appendChild(tiles);
+    row.appendChild(h("td", { class: "num", text: String(s.pip_totals[seat]) }));
+    const roles = roleBadges(s, seat);
+    const cell = h("td", { html: roles.map((r) => termify(r)).join(" ") });
+    if (seat === s.winner) cell.insertAdjacentHTML("afterbegin", `<span class="win-mark">${escapeHtml(t("summary.won"))}</span> `);
+    row.appendChild(cell);
+    body.appendChild(row);
+  }
+  hands.appendChild(body);
+  box.appendChild(h("div", { class: "scroll" }, [hands]));
+
+  const unused = h("p", { class: "unused" });
+  unused.appendChild(h("span", { text: `${t("summary.unused")}: ` }));
+  for (const tn of s.unused) unused.appendChild(tileIcon(tn));
+  box.appendChild(unused);
+
+  // stones
+  box.appendChild(setTermText(h("h3"), t("summary.stones_moved")));
+  const moved = h("ul", { class: "transfers" });
+  const stonesEvents = (o.events || []).filter((e) => e.kind === "stones");
+  const shown = stonesEvents.length ? stonesEvents : s.transfers.map((x) => ({ kind: "stones", ...x }));
+  for (const e of shown) moved.appendChild(setTermText(h("li"), describe(e, names)));
+  if (!shown.length) moved.appendChild(h("li", { text: t("summary.no_stones") }));
+  box.appendChild(moved);
+
+  // standings
+  box.appendChild(h("h3", { text: t("summary.standings") }));
+  const st = h("table", { class: "standings" });
+  const sh = h("tr");
+  for (const k of ["summary.player", "summary.stones", "summary.titles"]) sh.appendChild(h("th", { html: termify(t(k)) }));
+  st.appendChild(h("thead", {}, [sh]));
+  const sb = h("tbody");
+  for (let seat = 0; seat < 5; seat++) {
+    const row = h("tr");
+    const nameCell = h("td", { text: names[seat] });
+    if (s.camat === seat) nameCell.insertAdjacentHTML("beforeend", ` ${termify("CAMAT")}`);
+    row.appendChild(nameCell);
+    row.appendChild(h("td", { class: "num", text: String(s.stones[seat]) }));
+    row.appendChild(h("td", { class: "num", text: String(s.titles[seat]) }));
+    sb.appendChild(row);
+  }
+  st.appendChild(sb);
+  box.appendChild(st);
+  box.appendChild(setTermText(h("p", { class: "muted" }), t("summary.table_holds", { stones: stonesText(s.table) })));
+  if (o.actions) box.appendChild(o.actions);
+  return box;
+}
