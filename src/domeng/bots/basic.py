@@ -22,15 +22,25 @@ from types import MappingProxyType
 
 from domeng.engine import Move, SeatView
 from domeng.engine.moves import SEATS, End
-from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TileSet, pip_total, tiles_of
+from domeng.engine.tiles import (
+    ENDS_MASK,
+    HIGH,
+    LOW,
+    NUMBER_MASK,
+    PIPS,
+    TileSet,
+    pip_total,
+    tiles_of,
+)
 
 from .base import Player
 
 WEIGHTS: Mapping[str, float] = MappingProxyType(
     {
         "pips": 0.1,
-        "numbers": 2.0,
+        "numbers": 1.0,
         "lempa": 3.0,
+        "cover": 0.3,
         "fit": 2.5,
         "nofit": 2.0,
         "fitcount": 0.4,
@@ -108,6 +118,15 @@ class BasicPlayer(Player):
         score = w["pips"] * PIPS[t]
         score += w["numbers"] * numbers_in(rest)
         score += w["lempa"] * (HIGH[t] == LOW[t])
+        if w["cover"]:
+            # Numbers that many hidden tiles carry will show at the ends again: hold them.
+            hidden = view.unseen
+            held = 0
+            for r in tiles_of(rest):
+                held |= (1 << HIGH[r]) | (1 << LOW[r])
+            score += w["cover"] * sum(
+                (hidden & NUMBER_MASK[n]).bit_count() for n in range(7) if held >> n & 1
+            )
         score += w["fit"] if mine else -w["nofit"]
         score += w["fitcount"] * mine.bit_count()
 

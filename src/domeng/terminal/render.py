@@ -184,14 +184,15 @@ def standings(r: Round, names: Sequence[str]) -> RenderableType:
 
 def _transfers(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     """Every stone moved in the round: who received how many from whom, and why
-    (transfers of the same kind added up, in the order they first happened)."""
+    (seat by seat; transfers of the same kind added up, in the order they happened)."""
     totals: dict[tuple[int, int | None, Reason], int] = {}
     for e in events:
         if isinstance(e, StonesMoved):
             key = (e.receiver, e.giver, Reason(e.reason))
             totals[key] = totals.get(key, 0) + e.amount
     out: list[str] = []
-    for (receiver, giver, reason), amount in totals.items():
+    by_receiver = sorted(totals.items(), key=lambda item: item[0][0])
+    for (receiver, giver, reason), amount in by_receiver:
         text = describe(StonesMoved(giver, receiver, amount, reason), names)
         out.append(_you(text, names[0]))
     return out

@@ -9,6 +9,7 @@ every move, so that ``domeng play --resume FILE`` can continue it.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
@@ -154,7 +155,9 @@ class PlaySession:
 
     def _stop(self, why: str) -> None:
         if self.game.rounds:
-            self.save()
+            # A second Ctrl-C here leaves the save made after the last move.
+            with contextlib.suppress(KeyboardInterrupt):
+                self.save()
         self.console.print()
         self.console.print(
             Text(f"{why}The game is saved in {self.path}", style="bold"), soft_wrap=True
