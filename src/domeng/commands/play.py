@@ -98,10 +98,10 @@ def _given(ctx: click.Context, name: str) -> bool:
 )
 @click.option(
     "--pause",
+    metavar="SECONDS",
     type=click.FloatRange(min=0),
     default=None,
-    hidden=True,
-    help="Seconds to wait before each computer play (default: 0.5 in a terminal, else 0).",
+    help="Wait before each computer play (default: 0.5 in a terminal, else 0).",
 )
 @click.pass_context
 def command(
@@ -118,6 +118,8 @@ def command(
 
     Pick a tile by its number; when it fits both ends you are asked which end.
     q, Ctrl-C or Ctrl-D saves the game and quits; --resume FILE continues it.
+    Games are saved after every move in the games folder of the user's data
+    folder (DOMENG_DATA_DIR overrides it); the path is printed at the start.
     """
     console = Console(highlight=False)
     if pause is None:
