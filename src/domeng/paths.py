@@ -1,4 +1,4 @@
-"""Where Domeng keeps the user's data: saved games and the like.
+"""Where Domeng keeps the user's data: saved games, the table service's database.
 
 The folder is ``platformdirs.user_data_dir("domeng")``, or the folder named by
 the environment variable ``DOMENG_DATA_DIR`` when it is set (tests use it).
