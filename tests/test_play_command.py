@@ -329,7 +329,10 @@ def test_the_end_is_asked_when_it_matters(tmp_path: Path) -> None:
     session, out = _session(game, tmp_path, script)
     session.run()
     text = out.getvalue()
-    question = "[1|0] fits both ends: l) left, next to 0 · r) right, next to 1"
+    question = (
+        "[1|0] fits both ends: l) left, next to 0 (the line then shows 1 and 1)"
+        " · r) right, next to 1 (then 0 and 0)"
+    )
     assert any(question in p for p in script.prompts)
     assert "Type l for the left end or r for the right end" in text
     assert sum("Which end?" in p for p in script.prompts) == 3

@@ -163,8 +163,13 @@ def end_choice(v: SeatView, moves: Sequence[Move]) -> str:
     assert v.ends is not None
     left, right = v.ends
     t = moves[0].tile
+    hi, lo = HIGH[t], LOW[t]
+    # The half that stays open once the tile is laid against an end.
+    left_open = lo if hi == left else hi
+    right_open = lo if hi == right else hi
     return (
-        f"{domino(t)} fits both ends: l) left, next to {left} · r) right, next to {right}. "
+        f"{domino(t)} fits both ends: l) left, next to {left} (the line then shows "
+        f"{left_open} and {right}) · r) right, next to {right} (then {left} and {right_open}). "
         "Which end? "
     )
 
