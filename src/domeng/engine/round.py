@@ -51,6 +51,8 @@ from .tiles import (
 
 _NEXT = (1, 2, 3, 4, 0)
 _PREV = (4, 0, 1, 2, 3)
+_AFTER = tuple(tuple((s + k) % SEATS for k in range(1, SEATS)) for s in range(SEATS))
+"""``_AFTER[s]``: the other seats in turn order after s."""
 _DEFAULT_VARIANTS = Variants()
 
 
@@ -123,6 +125,14 @@ _OPENED: tuple[Played, ...] = tuple(
 _PLAYED: list[Played | None] = [None] * (SEATS * TILE_COUNT * 2 * 49)
 """``_PLAYED[((seat * 28 + t) * 2 + end) * 49 + left * 7 + right]``: a play after the opening
 (ends after the play); made when first needed."""
+
+
+def _new_played(i: int, seat: int, t: Tile, end: int, left: int, right: int) -> Played:
+    """Make ``_PLAYED[i]``: seat put tile t at that end, and the ends are now left, right."""
+    played = _PLAYED[i] = _new(Played, (seat, t, _ENDS[end], left, right, left == right, False))
+    return played
+
+
 _PASSED: tuple[Passed, ...] = tuple(
     Passed(seat, passebunge, 2 if passebunge else 1, left, right)
     for seat in range(SEATS)
@@ -139,13 +149,6 @@ _TABLE_PAYS_PASS: tuple[StonesMoved, ...] = tuple(
     for passebunge in (False, True)
 )
 """``_TABLE_PAYS_PASS[2 * seat + passebunge]``: the table's stones for that pass."""
-
-_CAPPU_STONES = {Finish.PLAIN: 1, Finish.CEKI: 3, Finish.POLLO: 5}
-_CAPPU_REASON = {
-    Finish.PLAIN: Reason.FIRST_CAPPU,
-    Finish.CEKI: Reason.CEKI,
-    Finish.POLLO: Reason.POLLO,
-}
 
 
 def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
@@ -336,7 +339,7 @@ class Round:
             m = self._normalized(m)
             if m not in legal:
                 raise IllegalMoveError(self._why_illegal(seat, m))
-        t = m[0]
+        t, end = m
         bit = 1 << t
         hands = self.hands
         hand = hands[seat] = hands[seat] & ~bit
@@ -347,27 +350,21 @@ class Round:
         if left < 0:
             left = self.left = HIGH[t]
             right = self.right = LOW[t]
-            mappakuling = False
-            self.events.append(_OPENED[seat * TILE_COUNT + t])
+            key = left * 7 + right
+            played_event = _OPENED[seat * TILE_COUNT + t]
         else:
             right = self.right
-            end = m[1]
             if end:
                 right = self.right = _OTHER[t * 7 + right]
             else:
                 left = self.left = _OTHER[t * 7 + left]
-            mappakuling = left == right
-            i = ((seat * TILE_COUNT + t) * 2 + end) * 49 + left * 7 + right
-            played_event = _PLAYED[i]
-            if played_event is None:
-                played_event = _PLAYED[i] = _new(
-                    Played, (seat, t, _ENDS[end], left, right, mappakuling, False)
-                )
-            self.events.append(played_event)
+            key = left * 7 + right
+            i = ((seat * TILE_COUNT + t) * 2 + end) * 49 + key
+            played_event = _PLAYED[i] or _new_played(i, seat, t, end, left, right)
+        self.events.append(played_event)
         if not hand:
-            self._end_cappu(seat, t, mappakuling)
+            self._end_cappu(seat, t, played_event.mappakuling)
             return
-        key = left * 7 + right
         fit = ENDS_MASK[key]
         if not in_hands & fit:
             if self.variants.block_passes == "penalized":
@@ -434,13 +431,23 @@ class Round:
             events.append(_PASSED[k * 49 + left * 7 + right])
             events.append(_TABLE_PAYS_PASS[k])
             return
+        # The table gives what it has, the LAST MAPPANO what it lacks (as much as they hold,
+        # nothing when they are the passer): _give's rule, written out for one giver.
+        stones = self.stones
         giver = self.last_mappano
-        moved = self._give(seat, amount, (giver,) if giver is not None else (), reason)
-        got = 0
-        for transfer in moved:
-            got += transfer.amount
-        events.append(Passed(seat, passebunge, got, left, right))
-        events += moved
+        rest = amount - table
+        part = 0
+        if giver is not None and giver != seat:
+            part = rest if rest <= stones[giver] else stones[giver]
+        events.append(_new(Passed, (seat, passebunge, table + part, left, right)))
+        if table:
+            self.table = 0
+            stones[seat] += table
+            events.append(_new(StonesMoved, (None, seat, table, reason)))
+        if part and giver is not None:
+            stones[giver] -= part
+            stones[seat] += part
+            events.append(_new(StonesMoved, (giver, seat, part, reason)))
 
     def _give(
         self, receiver: int, amount: int, givers: Sequence[int], reason: Reason
@@ -454,7 +461,7 @@ class Round:
         if take:
             self.table -= take
             stones[receiver] += take
-            moved.append(StonesMoved(None, receiver, take, reason))
+            moved.append(_new(StonesMoved, (None, receiver, take, reason)))
         rest = amount - take
         for giver in givers:
             if not rest:
@@ -465,56 +472,57 @@ class Round:
             if part:
                 stones[giver] -= part
                 stones[receiver] += part
-                moved.append(StonesMoved(giver, receiver, part, reason))
+                moved.append(_new(StonesMoved, (giver, receiver, part, reason)))
                 rest -= part
         return moved
 
     def _end_cappu(self, seat: int, t: Tile, mappakuling: bool) -> None:
         if not mappakuling:
-            finish = Finish.PLAIN
+            finish, amount, reason = Finish.PLAIN, 1, Reason.FIRST_CAPPU
         elif HIGH[t] == LOW[t]:
-            finish = Finish.POLLO
+            finish, amount, reason = Finish.POLLO, 5, Reason.POLLO
         else:
-            finish = Finish.CEKI
+            finish, amount, reason = Finish.CEKI, 3, Reason.CEKI
         cucuq = _PREV[seat]
-        self._finish(
-            RoundEnded(
-                RoundEnd.CAPPU,
-                seat,
-                seat,
-                finish,
-                None,
-                (),
-                cucuq,
-                tuple(self.hands),
-                self.unused,
-                _pip_totals(self.hands),
-            ),
-            self._give(cucuq, _CAPPU_STONES[finish], (seat,), _CAPPU_REASON[finish]),
+        hands = self.hands
+        ended = (
+            RoundEnd.CAPPU,
+            seat,
+            seat,
+            finish,
+            None,
+            (),
+            cucuq,
+            tuple(hands),
+            self.unused,
+            _pip_totals(hands),
         )
+        self._finish(_new(RoundEnded, ended), self._give(cucuq, amount, (seat,), reason))
 
     def _end_block(self, manguno: int) -> None:
         totals = _pip_totals(self.hands)
         limit = totals[manguno]
-        order = [(manguno + k) % SEATS for k in range(1, SEATS)]
-        mattikkeng = tuple(s for s in order if totals[s] <= limit)
+        mattikkeng = tuple([s for s in _AFTER[manguno] if totals[s] <= limit])
         if not mattikkeng:
             winner = manguno
             cucuq: int | None = _PREV[manguno]
         else:
             winner = min(mattikkeng, key=totals.__getitem__)
             cucuq = None
-        ended = RoundEnded(
-            RoundEnd.BLOCK,
-            winner,
-            None,
-            None,
-            manguno,
-            mattikkeng,
-            cucuq,
-            tuple(self.hands),
-            self.unused,
-            totals,
+        ended: RoundEnded = _new(
+            RoundEnded,
+            (
+                RoundEnd.BLOCK,
+                winner,
+                None,
+                None,
+                manguno,
+                mattikkeng,
+                cucuq,
+                tuple(self.hands),
+                self.unused,
+                totals,
+            ),
         )
         if cucuq is not None:
             moved = self._give(cucuq, 1, (manguno,), Reason.MANGUNO)
@@ -537,7 +545,7 @@ class Round:
             self.camat_elected = True
             self.stones = [0] * SEATS
             self.table = STONES
-            self.events.append(CamatElected(fc, self.titles[fc]))
+            self.events.append(_new(CamatElected, (fc, self.titles[fc])))
 
     # -- copies -------------------------------------------------------------
 
