@@ -17,11 +17,11 @@ export function replayPage(root, source) {
           <h1 class="replay-title"></h1>
           <label><span data-i18n="replay.round"></span> <select class="round-select"></select></label>
           <div class="controls" role="group">
-            <button type="button" class="small" data-step="first">⏮</button>
-            <button type="button" class="small" data-step="prev">◀</button>
+            <button type="button" class="small" data-step="first">«</button>
+            <button type="button" class="small" data-step="prev">‹</button>
             <button type="button" class="small play-pause" data-step="play"></button>
-            <button type="button" class="small" data-step="next">▶</button>
-            <button type="button" class="small" data-step="last">⏭</button>
+            <button type="button" class="small" data-step="next">›</button>
+            <button type="button" class="small" data-step="last">»</button>
           </div>
           <span class="step-no muted"></span>
           <a class="button small download" hidden></a>
@@ -88,7 +88,7 @@ export function replayPage(root, source) {
 
   function render() {
     for (const n of root.querySelectorAll("[data-i18n]")) setTermText(n, t(n.dataset.i18n));
-    q(".play-pause").textContent = st.timer ? "⏸" : "⏵";
+    q(".play-pause").textContent = st.timer ? "❚❚" : "▶";
     q(".play-pause").setAttribute("aria-label", t(st.timer ? "replay.pause" : "replay.play"));
     for (const [k, key] of [["first", "replay.first"], ["prev", "replay.prev"], ["next", "replay.next"], ["last", "replay.last"]]) {
       q(`[data-step="${k}"]`).setAttribute("aria-label", t(key));
