@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from domeng.engine import Move, Round, SeatView, determinize
 
 from .base import Player
+from .inference import DEFAULT_MODEL, ModelParams, PlayModel
 from .rollout import DEFAULT_OBJECTIVE, DEFAULT_WEIGHTS, Objective, Weights, play_out, round_value
 from .sampling import DealSampler, NoConsistentDeal
 
@@ -63,39 +64,45 @@ def position_seed(seed: int, v: SeatView) -> str:
     return f"{seed}|{v.seat}|{v.number}|{v.starter}|{v.hand}|{v.plays}|{v.stones}|{v.table}"
 
 
+World = tuple[Round, float]
+"""A determinized round and its weight (the likelihood of the plays seen, or 1)."""
+
+
 def search(
-    worlds: list[Round],
+    worlds: list[World],
     moves: tuple[Move, ...],
     seat: int,
     rng: random.Random,
     playouts: int,
     deadline: float,
-    new_world: Callable[[], Round] | None = None,
+    new_world: Callable[[], World] | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
     objective: Objective = DEFAULT_OBJECTIVE,
 ) -> Move:
     """Pick among ``moves`` by play-outs from the determinized ``worlds``.
 
     Successive halving: stage by stage, every surviving move is played out in
-    the next worlds, then the weaker half is dropped. ``worlds`` is extended
-    with ``new_world()`` (a callable) when it runs short.
+    the next worlds, then the weaker half is dropped. Values are averaged with
+    the worlds' weights. ``worlds`` is extended with ``new_world()`` when it
+    runs short (without it, the worlds are used again in turn).
     """
     alive = list(range(len(moves)))
     totals = [0.0] * len(moves)
+    mass = [0.0] * len(moves)
     counts = [0] * len(moves)
     stages = max(1, (len(moves) - 1).bit_length())
     used = 0
     w_index = 0
+    clock = time.perf_counter
     for stage in range(stages):
-        left = playouts - used
-        per_move = max(1, left // ((stages - stage) * len(alive)))
+        per_move = max(1, (playouts - used) // ((stages - stage) * len(alive)))
         for _ in range(per_move):
             if w_index >= len(worlds):
                 if new_world is None:
                     w_index = 0
                 else:
                     worlds.append(new_world())
-            base = worlds[w_index]
+            base, weight = worlds[w_index]
             w_index += 1
             since = len(base.events)
             state = rng.getstate()
@@ -104,20 +111,21 @@ def search(
                 r = base.clone()
                 r.play(moves[i])
                 play_out(r, rng, weights)
-                totals[i] += round_value(r, seat, since, objective)
+                totals[i] += weight * round_value(r, seat, since, objective)
+                mass[i] += weight
                 counts[i] += 1
             used += len(alive)
-            if time.perf_counter() > deadline:
+            if clock() > deadline:
                 break
-        if time.perf_counter() > deadline:
+        if clock() > deadline:
             break
         if len(alive) > 1 and stage < stages - 1:
-            alive.sort(key=lambda i: -totals[i] / counts[i])
+            alive.sort(key=lambda i: -totals[i] / mass[i] if mass[i] else 0.0)
             alive = alive[: max(1, (len(alive) + 1) // 2)]
     # The survivors of the last stage have the most play-outs; the best of them wins.
     top = max(counts)
     contenders = [i for i in range(len(moves)) if counts[i] == top]
-    best = max(contenders, key=lambda i: totals[i] / counts[i])
+    best = max(contenders, key=lambda i: totals[i] / mass[i] if mass[i] else 0.0)
     return moves[best]
 
 
@@ -133,12 +141,14 @@ class ExpertPlayer(Player):
         *,
         weights: Weights = DEFAULT_WEIGHTS,
         objective: Objective = DEFAULT_OBJECTIVE,
+        model: ModelParams | None = DEFAULT_MODEL,
     ) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.level = level
         self.name = level.name
         self.weights = weights
         self.objective = objective
+        self.model = model
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
@@ -153,9 +163,12 @@ class ExpertPlayer(Player):
         except NoConsistentDeal:
             sampler = DealSampler(view, use_opening=False)
 
-        def new_world() -> Round:
+        likelihood = PlayModel(view, self.model) if self.model is not None else None
+
+        def new_world() -> World:
             hands, unused = sampler.sample(rng)
-            return determinize(view, hands, unused)
+            weight = likelihood.weight(hands) if likelihood is not None else 1.0
+            return determinize(view, hands, unused), weight
 
         return search(
             [],

@@ -44,5 +44,10 @@ class OraclePlayer(Player):
         start = time.perf_counter()
         rng = random.Random(f"{self.seed}|{seat}|{r.number}|{r.dealt}|{r.plays}|{r.stones}")
         return search(
-            [r.clone()], moves, seat, rng, self.level.playouts, start + self.level.max_seconds
+            [(r.clone(), 1.0)],
+            moves,
+            seat,
+            rng,
+            self.level.playouts,
+            start + self.level.max_seconds,
         )
