@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import threading
 import time
 
 import click
@@ -19,7 +22,15 @@ from rich.progress import (
 from rich.table import Table
 
 from domeng.engine import SEATS, BlockPasses, Opening, Variants
-from domeng.sim import DEFAULT_GAME_ROUNDS, PlayerError, Settings, Summary, default_workers, run
+from domeng.sim import (
+    DEFAULT_GAME_ROUNDS,
+    PlayerError,
+    Settings,
+    Summary,
+    default_workers,
+    run,
+    stop_workers,
+)
 
 _HELP_EPILOG = """\b
 How rounds count: --rounds N is the number of rounds every entry plays (all
@@ -129,6 +140,13 @@ def command(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--players'") from None
     n_workers = workers or default_workers()
+    # Ctrl-C or SIGTERM: stop the workers and leave at once (see _interrupted).
+    previous = {
+        sig: signal.signal(sig, _interrupted)
+        for sig in (signal.SIGINT, signal.SIGTERM)
+        if threading.current_thread() is threading.main_thread()
+        and signal.getsignal(sig) is not signal.SIG_IGN
+    }
     err = Console(stderr=True)
     started = time.perf_counter()
     try:
@@ -164,11 +182,28 @@ def command(
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(f"cannot write records: {exc}") from None
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     seconds = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps(summary.to_json(), indent=2))
     else:
         _print_table(summary, seconds, n_workers)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Stop the worker processes and exit at once.
+
+    Raising an exception here could leave a lock of the worker pool held by the
+    interrupted main thread, and the interpreter would then hang at exit; so
+    this writes without locks and leaves with ``os._exit``.
+    """
+    stop_workers()
+    if sys.stderr.isatty():
+        os.write(2, b"\x1b[?25h")  # the progress bar hid the cursor
+    os.write(2, b"\nAborted!\n")
+    os._exit(128 + signum)
 
 
 def _fmt(x: float, digits: int = 3) -> str:

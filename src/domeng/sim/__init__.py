@@ -16,6 +16,7 @@ from .tournament import (
     Summary,
     default_workers,
     run,
+    stop_workers,
     summarize,
 )
 
@@ -39,6 +40,7 @@ __all__ = [
     "record_name",
     "run",
     "seat_of",
+    "stop_workers",
     "summarize",
     "t_quantile_975",
 ]

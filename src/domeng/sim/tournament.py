@@ -186,7 +186,32 @@ def run(
     return summarize(settings, results)
 
 
-def _ignore_sigint() -> None:
+_LIVE_POOLS: set[ProcessPoolExecutor] = set()
+"""The worker pools of the tournaments running in this process."""
+
+
+def _worker_pids(pool: ProcessPoolExecutor) -> list[int]:
+    for _ in range(3):
+        try:
+            return list(getattr(pool, "_processes", None) or {})
+        except RuntimeError:  # the pool's manager thread changed it meanwhile
+            continue
+    return []
+
+
+def stop_workers() -> None:
+    """Kill the worker processes of every tournament running in this process.
+
+    Takes no lock, so a signal handler may call it (then leave with ``os._exit``:
+    the interrupted main thread may hold locks the pool needs to shut down).
+    """
+    for pool in list(_LIVE_POOLS):
+        for pid in _worker_pids(pool):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _worker_start() -> None:
     # Ctrl-C reaches the whole process group: the parent stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -198,7 +223,8 @@ def _run_pool(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     context = multiprocessing.get_context(method)
     results: list[TaskResult] = []
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start)
+    _LIVE_POOLS.add(pool)
     # Keep a bounded number of tasks in flight so that an error stops early.
     pending: set[Future[TaskResult]] = set()
     deals: dict[Future[TaskResult], int] = {}
@@ -212,13 +238,15 @@ def _run_pool(
         while pending:
             pending = _collect(pending, deals, results, progress)
     except BaseException:
-        # An error or Ctrl-C: stop at once rather than finish the tasks under way.
-        processes = list(getattr(pool, "_processes", None) or {})
+        # An error: stop at once rather than finish the tasks under way.
+        pids = _worker_pids(pool)
         pool.shutdown(wait=False, cancel_futures=True)
-        for pid in processes:
+        for pid in pids:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGTERM)
         raise
+    finally:
+        _LIVE_POOLS.discard(pool)
     pool.shutdown()
     return results
 
