@@ -13,9 +13,14 @@ What is measured:
 - Each round is dealt by ``Game.deal(rng)`` and played to its end by the returned round's
   ``legal_moves()`` and ``play()``, always a uniformly random legal move; passes, stones,
   the round's end and CAMAT elections happen inside the engine as in any game.
+- Time is this process's CPU time (``time.process_time``; the benchmark is single-threaded,
+  so it is time on one core): on a machine busy with other work the rate stays that of the
+  engine, only the run takes longer. The wall-clock time is printed too.
 - The last line is all rounds over all the time spent playing them; the lines before it
   give each variant's rate and, from one extra game per variant played afterwards (not
-  timed), plays and passes per round, how rounds end and CAMAT elections.
+  timed), plays and passes per round, how rounds end and CAMAT elections. One more line
+  times, for ``--game-path-seconds`` more, the same games with every move through
+  ``Game.legal_moves()`` and ``Game.play()`` (what a caller holding only the Game uses).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import argparse
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from domeng.engine import BlockPasses, Game, Opening, Passed, Played, RoundEnd, Variants
@@ -75,6 +81,45 @@ def play_game(variants: Variants, rng: random.Random) -> int:
     return camats
 
 
+def play_game_via_game(variants: Variants, rng: random.Random) -> int:
+    """As play_game, but every move through ``Game.legal_moves()`` and ``Game.play()``."""
+    rnd = rng.random
+    game = Game(variants)
+    deal = game.deal
+    legal_moves = game.legal_moves
+    play = game.play
+    camats = 0
+    for _ in range(ROUNDS_PER_GAME):
+        r = deal(rng)
+        moves = legal_moves()
+        while moves:
+            play(moves[int(rnd() * len(moves))])
+            moves = legal_moves()
+        camats += r.camat_elected
+    return camats
+
+
+def timed(
+    player: Callable[[Variants, random.Random], int], seconds: float, seed: int
+) -> list[Tally]:
+    """Games by ``player``, alternating the variants, for about ``seconds``."""
+    rngs = [random.Random(seed + i) for i in range(len(VARIANTS))]
+    tallies = [Tally() for _ in VARIANTS]
+    clock = time.process_time  # this process's CPU time: other processes do not count
+    start = clock()
+    i = 0
+    while clock() - start < seconds or i < len(VARIANTS):
+        k = i % len(VARIANTS)
+        t0 = clock()
+        camats = player(VARIANTS[k][1], rngs[k])
+        tally = tallies[k]
+        tally.seconds += clock() - t0
+        tally.rounds += ROUNDS_PER_GAME
+        tally.camats += camats
+        i += 1
+    return tallies
+
+
 def sample(variants: Variants, seed: int) -> Sample:
     """One game played like the timed ones, then counted (not timed)."""
     rng = random.Random(seed)
@@ -102,22 +147,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time budget (default 10)")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument(
+        "--game-path-seconds",
+        type=float,
+        default=2.0,
+        help="also time moves through Game.legal_moves()/Game.play() this long (default 2)",
+    )
     args = parser.parse_args()
 
-    rngs = [random.Random(args.seed + i) for i in range(len(VARIANTS))]
-    tallies = [Tally() for _ in VARIANTS]
-    clock = time.perf_counter
-    start = clock()
-    i = 0
-    while clock() - start < args.seconds or i < len(VARIANTS):
-        k = i % len(VARIANTS)
-        t0 = clock()
-        camats = play_game(VARIANTS[k][1], rngs[k])
-        tally = tallies[k]
-        tally.seconds += clock() - t0
-        tally.rounds += ROUNDS_PER_GAME
-        tally.camats += camats
-        i += 1
+    wall = time.perf_counter()
+    tallies = timed(play_game, args.seconds, args.seed)
+    wall = time.perf_counter() - wall
+    if args.game_path_seconds > 0:
+        via_game = timed(play_game_via_game, args.game_path_seconds, args.seed)
+        rounds = sum(t.rounds for t in via_game)
+        seconds = sum(t.seconds for t in via_game)
+        print(
+            f"moves through Game.legal_moves()/Game.play() instead of the round's: "
+            f"{rounds} rounds in {seconds:.2f} s = {rounds / seconds:,.0f} rounds/s"
+        )
 
     for k, ((name, variants), tally) in enumerate(zip(VARIANTS, tallies, strict=True)):
         s = sample(variants, args.seed + 100 + k)
@@ -133,7 +181,10 @@ def main() -> None:
         )
     rounds = sum(t.rounds for t in tallies)
     seconds = sum(t.seconds for t in tallies)
-    print(f"{rounds} rounds in {seconds:.2f} s, {ROUNDS_PER_GAME} rounds per game")
+    print(
+        f"{rounds} rounds in {seconds:.2f} s of CPU ({wall:.2f} s wall), "
+        f"{ROUNDS_PER_GAME} rounds per game"
+    )
     print(f"engine: {rounds / seconds:.0f} rounds/s")
 
 

@@ -82,10 +82,16 @@ class Game:
         return self.rounds[-1].turn if self.rounds else None
 
     def legal_moves(self) -> tuple[Move, ...]:
-        return self.round.legal_moves()
+        rounds = self.rounds  # as self.round, without a property call (a hot path)
+        if not rounds:
+            raise LookupError("no round has been dealt yet")
+        return rounds[-1].legal_moves()
 
     def play(self, m: Move) -> None:
-        self.round.play(m)
+        rounds = self.rounds
+        if not rounds:
+            raise LookupError("no round has been dealt yet")
+        rounds[-1].play(m)
 
     def view(self, seat: int) -> SeatView:
         return view(self.round, seat)
