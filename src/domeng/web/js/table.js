@@ -251,6 +251,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       st.selected = null;
     }
     const mySeatShown = c && c.seat !== null && c.seat !== undefined;
+    q(".table-page").dataset.pending = st.pending ? "true" : "false";
     const isCovered = covered() && v && !v.summary;
 
     // animation: tiles new on the line since the last drawing

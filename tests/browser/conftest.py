@@ -1,0 +1,180 @@
+"""Browser tests of the table in the browser: a real `domeng serve` per test module,
+driven through the system's Chromium with Playwright (sync API).
+
+Without Chromium (or Playwright) the tests are skipped with the reason, except when
+the environment variable CI is set: there a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _chromium() -> str | None:
+    for path in CHROMIUM_CANDIDATES:
+        if Path(path).is_file() and os.access(path, os.X_OK):
+            return path
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    return found
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: the browser tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = _chromium()
+    if path is None:
+        _missing("Chromium is not installed (looked for /usr/bin/chromium); apt-get install chromium")
+    assert path is not None
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("Playwright is not installed (pip install -e '.[test]')")
+        raise
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class Service:
+    """A running `domeng serve` and small helpers for its HTTP API."""
+
+    base: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.base + path, timeout=10) as r:
+            return json.load(r)
+
+    def post(self, path: str, body: object) -> Any:
+        req = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def wait_for(self, check: Callable[[], bool], timeout: float = 30.0) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if check():
+                return
+            time.sleep(0.05)
+        raise AssertionError("the service did not get there in time")
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Service]:
+    tmp = tmp_path_factory.mktemp("serve")
+    port = _free_port()
+    env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
+    log = tmp / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
+            + ["--db", str(tmp / "tables.sqlite3")],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    s = Service(f"http://127.0.0.1:{port}", proc, log)
+    end = time.monotonic() + 20
+    while True:
+        try:
+            s.get("/api")
+            break
+        except (urllib.error.URLError, ConnectionError):
+            if proc.poll() is not None or time.monotonic() > end:
+                proc.kill()
+                proc.wait()
+                raise RuntimeError(f"domeng serve did not start:\n{log.read_text()}") from None
+            time.sleep(0.1)
+    yield s
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@dataclass
+class Console:
+    """What the page said on its console: errors fail the test."""
+
+    errors: list[str] = field(default_factory=list)
+    allowed: list[str] = field(default_factory=list)
+    """Parts of messages a test expects (e.g. the status of a refused request)."""
+
+    def allow(self, part: str) -> None:
+        self.allowed.append(part)
+
+    def problems(self) -> list[str]:
+        return [e for e in self.errors if not any(a in e for a in self.allowed)]
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+@pytest.fixture
+def page(browser: Any, service: Service, console: Console) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(20_000)
+
+    def on_console(msg: Any) -> None:
+        if msg.type in ("error", "warning"):
+            console.errors.append(f"{msg.type}: {msg.text}")
+
+    pg.on("console", on_console)
+    pg.on("pageerror", lambda e: console.errors.append(f"page error: {e}"))
+    yield pg
+    context.close()
+    assert console.problems() == [], "the browser console reported problems"

@@ -1,0 +1,182 @@
+"""Playing at the browser table by clicking: a whole round against four computer
+players, choosing an end, the keyboard, a reload in the middle of a round, and an
+error from the service shown to the player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+FAST = "20"
+"""Pace of the computer players in these tests (ms)."""
+
+
+def new_game(page: Any, base: str) -> str:
+    """One click on the start page: a table of this person and four computer players."""
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.evaluate(f"localStorage.setItem('domeng.pace', '{FAST}')")
+    page.click("[data-new-game]")
+    page.wait_for_url("**/#/table/*")
+    page.wait_for_selector("svg.board .seat")
+    table_id: str = page.evaluate("location.hash.split('/')[2]")
+    return table_id
+
+
+def step(page: Any, choose: str | None = "left") -> str:
+    """Do what the person at seat 0 can do now; answers what happened."""
+    if page.locator("[data-round-summary]").count():
+        return "summary"
+    playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
+    if playable.count():
+        try:
+            playable.first.click(timeout=3000)
+        except PlaywrightTimeout:
+            return "wait"  # the table moved on between looking and clicking
+        if page.locator("[data-end]").count():
+            if choose is None:
+                return "ends"
+            page.click(f'[data-end="{choose}"]')
+            return "ended"
+        return "played"
+    page.wait_for_timeout(30)
+    return "wait"
+
+
+def play_round(page: Any, limit: int = 2000) -> list[str]:
+    done = []
+    for _ in range(limit):
+        what = step(page)
+        done.append(what)
+        if what == "summary":
+            return done
+    raise AssertionError("the round did not end")
+
+
+def test_a_person_plays_a_whole_round_by_clicking(page: Any, service: Any) -> None:
+    table_id = new_game(page, service.base)
+    moves = play_round(page)
+    assert "played" in moves or "ended" in moves or service.get(f"/api/tables/{table_id}")
+
+    summary = page.locator("[data-round-summary]")
+    assert summary.is_visible()
+    text = summary.inner_text()
+    assert "Round 1 is over" in text
+    assert "The 3 unused tiles" in text
+    assert "Standings" in text
+    # every hand and the unused tiles are shown as tiles
+    assert summary.locator(".unused svg.tile-icon").count() == 3
+    view = service.get(f"/api/tables/{table_id}/view")["view"]
+    left = sum(len(h) for h in view["summary"]["hands"])
+    assert summary.locator(".hands svg.tile-icon").count() == left
+    # the running account told the round in the game's words
+    account = page.locator(".account li")
+    assert account.count() >= len(view["plays"])
+    assert "opens with" in account.first.inner_text()
+
+    page.click("[data-next-round]")
+    page.wait_for_selector("[data-round-summary]", state="detached")
+    page.wait_for_function("document.querySelector('.account-title').textContent === 'Round 2'")
+    assert service.get(f"/api/tables/{table_id}")["round"] == 2
+
+
+def test_only_legal_tiles_are_offered_and_the_keyboard_plays(page: Any, service: Any) -> None:
+    table_id = new_game(page, service.base)
+    for _ in range(2000):
+        if page.locator("[data-round-summary]").count():
+            break
+        playable = page.locator('[data-playable="true"]')
+        if not playable.count():
+            page.wait_for_timeout(30)
+            continue
+        # every tile offered fits an open end of the line
+        view = service.get(f"/api/tables/{table_id}/view")["view"]
+        offered = [t.get_attribute("data-tile") for t in playable.all()]
+        ends = view["ends"]
+        if ends is None:
+            # the first round opens with its LEMPA (variant double): only that one
+            assert offered == [view["opening_tile"]]
+        for name in offered if ends is not None else []:
+            a, b = (int(x) for x in name.split("-"))
+            assert a in ends or b in ends, (name, ends)
+        unplayable = page.locator('[data-playable="false"]')
+        for t in unplayable.all() if ends is not None else []:
+            a, b = (int(x) for x in t.get_attribute("data-tile").split("-"))
+            assert a not in ends and b not in ends
+        # the keyboard alone: focus the first playable tile, Enter plays it
+        before = page.locator("[data-line-tile]").count()
+        playable.first.focus()
+        page.keyboard.press("Enter")
+        if page.locator("[data-end]").count():
+            page.locator("[data-end]").first.focus()
+            page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"document.querySelectorAll('[data-line-tile]').length > {before}"
+            " || !!document.querySelector('[data-round-summary]')"
+        )
+        return
+    raise AssertionError("never had a tile to play")
+
+
+def test_choosing_an_end_of_the_line(page: Any, service: Any) -> None:
+    table_id = new_game(page, service.base)
+    for _round in range(12):
+        for _ in range(2000):
+            what = step(page, choose=None)
+            if what in ("summary", "ends"):
+                break
+        if what == "ends":
+            break
+        page.click("[data-next-round]")
+        page.wait_for_selector("[data-round-summary]", state="detached")
+    else:
+        raise AssertionError("no tile fitting both ends came up in twelve rounds")
+
+    tile = page.locator(".hand-tile.selected").get_attribute("data-tile")
+    assert page.locator('[data-end="left"]').is_visible()
+    assert page.locator('[data-end="right"]').is_visible()
+    assert "Choose an end" in page.locator(".status").inner_text()
+    # Escape puts the tile back; choosing again lights the ends up again
+    page.keyboard.press("Escape")
+    assert page.locator("[data-end]").count() == 0
+    page.click(f'[data-tile="{tile}"]')
+    page.click('[data-end="right"]')
+    page.wait_for_selector(f'[data-line-tile="{tile}"]')
+    plays = service.get(f"/api/tables/{table_id}/view")["view"]["plays"]
+    mine = [p for p in plays if p["tile"] == tile]
+    assert mine == [{"seat": 0, "tile": tile, "end": "right"}]
+
+
+def test_a_reload_in_the_middle_of_a_round_puts_the_person_back(page: Any, service: Any) -> None:
+    table_id = new_game(page, service.base)
+    page.wait_for_selector("[data-tile]")
+    for _ in range(200):
+        if step(page) in ("played", "ended"):
+            break
+    page.wait_for_timeout(100)
+    page.wait_for_selector("[data-tile]")
+    hand = sorted(t.get_attribute("data-tile") for t in page.locator("[data-tile]").all())
+    lines = page.locator("[data-line-tile]").count()
+    page.reload()
+    page.wait_for_selector("[data-tile]")
+    assert page.evaluate("location.hash") == f"#/table/{table_id}"
+    again = sorted(t.get_attribute("data-tile") for t in page.locator("[data-tile]").all())
+    assert again == hand
+    assert page.locator("[data-line-tile]").count() >= lines
+    assert page.locator(".seat.self .seat-name").text_content() == "Andi"
+    # and the round can be played on to its end
+    play_round(page)
+
+
+def test_an_error_from_the_service_is_shown(page: Any, service: Any, console: Any) -> None:
+    console.allow("status of 409")
+    table_id = new_game(page, service.base)
+    page.goto(f"{service.base}/?table={table_id}&seat=0")
+    page.wait_for_selector("[data-join]")
+    page.fill("[data-join-name]", "Cicci")
+    page.click("[data-join]")
+    toast = page.locator(".toast")
+    toast.first.wait_for()
+    assert "Someone has already taken that seat" in toast.first.inner_text()
+    assert "seat_taken" in toast.first.inner_text()
