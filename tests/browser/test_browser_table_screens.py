@@ -1,0 +1,239 @@
+"""The browser table beyond one player's clicks: two people at one screen (the cover),
+the languages (every visible text), watching a finished game again step by step,
+downloading a record and opening it, and the phone-sized screen."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
+TERMS = (
+    "LAST DOMINO LAST MAPPANO FIRST CAPPU MAPPAKULING PASSEBUNGE MATTIKKENG MANGUNO"
+    " STONES STONE LEMPA CUCUQ CAMAT CEKI POLLO PASS"
+).split()
+
+
+def texts(lang: str) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return doc
+
+
+def strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def english_only_words(lang: str) -> set[str]:
+    """Words of the English texts that the other language never uses."""
+    en = {w.lower() for s in strings(texts("en")) for w in WORD.findall(s)}
+    other = {w.lower() for s in strings(texts(lang)) for w in WORD.findall(s)}
+    terms = {w.lower() for t in TERMS for w in t.split()}
+    return en - other - terms
+
+
+def visible_words(page: Any, names: list[str]) -> set[str]:
+    shown: str = page.evaluate(
+        """() => document.body.innerText + "\\n" +
+        [...document.querySelectorAll("svg text")].map((t) => t.textContent).join("\\n")"""
+    )
+    for n in sorted(names, key=len, reverse=True):
+        shown = shown.replace(n, " ")
+    return {w.lower() for w in WORD.findall(shown)}
+
+
+def start_page(page: Any, base: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def test_every_language_has_every_text() -> None:
+    en = texts("en")
+    for lang in ("id", "tr", "pt", "nl", "hi"):
+        doc = texts(lang)
+        assert set(doc) == set(en), lang
+        assert set(doc["terms"]) == set(en["terms"]), lang
+        assert len(doc["rules"]) == len(en["rules"]), lang
+        for key, value in en.items():
+            if isinstance(value, str):
+                holes = set(re.findall(r"\{\w+\}", value))
+                assert set(re.findall(r"\{\w+\}", doc[key])) == holes, (lang, key)
+
+
+def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any) -> None:
+    start_page(page, service.base)
+    page.select_option('[data-seat-kind="1"]', "me")
+    page.fill('[data-seat-name="0"]', "Andi")
+    page.fill('[data-seat-name="1"]', "Besse")
+    page.select_option("#pace", "300")
+    page.click("#create")
+    page.click(".created a.button")
+    page.wait_for_url("**/#/table/*")
+    table_id = page.evaluate("location.hash.split('/')[2]")
+    covers: list[str] = []
+    for _ in range(3000):
+        if page.locator("[data-round-summary]").count():
+            break
+        cover = page.locator(".cover:not([hidden])")
+        if cover.count():
+            # the hand is hidden until the next person says who they are
+            assert page.locator("[data-tile]").count() == 0
+            text = cover.inner_text()
+            who = "Andi" if "Pass the screen to Andi" in text else "Besse"
+            assert f"Pass the screen to {who}." in text
+            covers.append(who)
+            page.click("[data-reveal]")
+            page.wait_for_selector("[data-tile]")
+            assert page.locator(".seat.self .seat-name").text_content() == who
+            continue
+        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
+        if playable.count():
+            try:
+                playable.first.click(timeout=2000)
+            except PlaywrightTimeout:
+                continue
+            if page.locator("[data-end]").count():
+                page.click('[data-end="left"]')
+        else:
+            page.wait_for_timeout(30)
+    assert covers, "no cover was shown"
+    assert set(covers) == {"Andi", "Besse"} or len(covers) >= 1
+    seats = service.get(f"/api/tables/{table_id}")["seats"]
+    assert [s["name"] for s in seats[:2]] == ["Andi", "Besse"]
+    assert all(s["kind"] == "computer" for s in seats[2:])
+
+
+def test_the_language_menu_changes_every_visible_text(page: Any, service: Any) -> None:
+    start_page(page, service.base)
+    page.select_option("[data-language-menu]", "id")
+    page.wait_for_function("document.documentElement.lang === 'id'")
+    english = english_only_words("id")
+    names = ["Andi", "Domeng", "English", "Bahasa Indonesia", "Nederlands", "Português", "Türkçe"]
+    names += [s["name"] for t in service.get("/api/tables")["tables"] for s in t["seats"] if s["name"]]
+    assert visible_words(page, names) & english == set()
+    assert "Permainan baru" in page.locator("[data-new-game]").inner_text()
+
+    # remembered: a reload keeps Indonesian
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("document.documentElement.lang") == "id"
+
+    # the table and its running account, then the round's summary
+    page.evaluate("localStorage.setItem('domeng.pace', '20')")
+    page.click("[data-new-game]")
+    page.wait_for_selector("[data-tile]")
+    table_id = page.evaluate("location.hash.split('/')[2]")
+    seat_names = [s["name"] for s in service.get(f"/api/tables/{table_id}")["seats"]]
+    names += seat_names
+    assert visible_words(page, names) & english == set()
+    for _ in range(2000):
+        if page.locator("[data-round-summary]").count():
+            break
+        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
+        if playable.count():
+            try:
+                playable.first.click(timeout=2000)
+            except PlaywrightTimeout:
+                continue
+            if page.locator("[data-end]").count():
+                page.click('[data-end="right"]')
+        else:
+            page.wait_for_timeout(30)
+    page.wait_for_selector("[data-round-summary]")
+    assert visible_words(page, names) & english == set()
+    assert "Klasemen" in page.locator("[data-round-summary]").inner_text()
+    account = page.locator(".account").inner_text()
+    assert "membuka dengan" in account
+
+    # the rules page, and a term explained on tap
+    page.goto(service.base + "/#/rules")
+    page.wait_for_selector(".rules h1")
+    assert visible_words(page, names) & english == set()
+    page.locator("abbr.term[data-term='MAPPAKULING']").first.click()
+    pop = page.locator("#glossary-pop")
+    assert pop.is_visible()
+    assert "kedua ujung" in pop.inner_text()
+
+    # Hindi too, on the start page
+    page.goto(service.base + "/")
+    page.select_option("[data-language-menu]", "hi")
+    page.wait_for_function("document.documentElement.lang === 'hi'")
+    assert visible_words(page, names) & english_only_words("hi") == set()
+    assert page.locator("[data-new-game]").inner_text() == "नया खेल"
+
+
+def test_watching_a_finished_game_again_step_by_step(page: Any, service: Any, tmp_path: Path) -> None:
+    computer = {"kind": "computer", "level": "basic"}
+    table = service.post(
+        "/api/tables", {"seats": [computer] * 5, "pace_ms": 0, "end": {"rounds": 1}}
+    )
+    table_id = table["id"]
+    service.wait_for(lambda: service.get(f"/api/tables/{table_id}")["status"] == "finished")
+    record = service.get(f"/api/tables/{table_id}/record")
+    plays = service.get(f"/api/tables/{table_id}/replay")["rounds"][0]["steps"][1:]
+
+    start_page(page, service.base)
+    item = page.locator(".tables.done .table-item", has_text=table_id)
+    item.get_by_role("link", name="Watch again").click()
+    page.wait_for_selector("svg.board .seat")
+    assert page.locator("[data-line-tile]").count() == 0
+    page.click('[data-step="next"]')
+    page.wait_for_selector("[data-line-tile]")
+    assert page.locator("[data-line-tile]").count() == 1
+    page.click('[data-step="last"]')
+    page.wait_for_selector("[data-round-summary]")
+    assert page.locator("[data-line-tile]").count() == len(plays)
+    page.click('[data-step="prev"]')
+    assert page.locator("[data-line-tile]").count() == len(plays) - 1
+    assert page.locator("[data-round-summary]").count() == 0
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("[data-round-summary]")
+
+    # download the record, then open the file to watch it
+    with page.expect_download() as download:
+        page.click(".replay-page a.download")
+    path = tmp_path / "game.json"
+    download.value.save_as(path)
+    assert json.loads(path.read_text()) == record
+    start_page(page, service.base)
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_url("**/#/replay-file")
+    page.wait_for_selector("svg.board .seat")
+    page.click('[data-step="last"]')
+    page.wait_for_selector("[data-round-summary]")
+    assert page.locator("[data-line-tile]").count() == len(plays)
+
+
+def test_a_phone_sized_screen_shows_the_whole_table(browser: Any, service: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(service.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.evaluate("localStorage.setItem('domeng.pace', '20')")
+    page.click("[data-new-game]")
+    page.wait_for_selector("[data-tile]")
+    board = page.locator("svg.board")
+    box = board.bounding_box()
+    assert box is not None and box["width"] <= 390
+    assert board.get_attribute("viewBox") == "0 0 600 940"
+    # the tiles are big enough to tap
+    tile = page.locator("[data-tile]").first.bounding_box()
+    assert tile is not None and tile["width"] >= 24 and tile["height"] >= 48
+    # nothing wider than the screen
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()
+    assert errors == []
