@@ -52,7 +52,7 @@ def _missing(reason: str) -> None:
 def chromium_path() -> str:
     path = _chromium()
     if path is None:
-        _missing("Chromium is not installed (looked for /usr/bin/chromium); apt-get install chromium")
+        _missing("Chromium is not installed (no /usr/bin/chromium): apt-get install chromium")
     assert path is not None
     return path
 
@@ -116,8 +116,10 @@ def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     log = tmp / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
-            + ["--db", str(tmp / "tables.sqlite3")],
+            [
+                *(sys.executable, "-m", "domeng", "serve", "--no-browser"),
+                *("--port", str(port), "--db", str(tmp / "tables.sqlite3")),
+            ],
             stdout=out,
             stderr=subprocess.STDOUT,
             env=env,
