@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -26,7 +28,7 @@ from click.testing import CliRunner
 from domeng.bots import player_names
 from domeng.cli import main
 from domeng.engine import BlockPasses, Game, Opening, Reason, Variants
-from domeng.engine.record import FORMAT, replay_summary
+from domeng.engine.record import FORMAT, game_from_record, replay_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -131,6 +133,48 @@ def test_docs_rules_stones_table_names_every_reason() -> None:
         and len(cells := [c.strip() for c in line.strip().strip("|").split("|")]) > 1
     }
     assert {r.value for r in Reason} <= reasons
+
+
+def test_docs_drawn_lines_are_real_lines() -> None:
+    # Every line of tiles drawn in the docs, like [6|6][6|3][3|2]: touching halves
+    # match and no tile is there twice.
+    for path in _doc_files():
+        for drawn in re.findall(r"(?:\[\d\|\d\]){2,}", _read(path)):
+            pairs = [(int(a), int(b)) for a, b in re.findall(r"\[(\d)\|(\d)\]", drawn)]
+            for (_, right), (left, _) in itertools.pairwise(pairs):
+                assert right == left, f"{path.name}: {drawn} does not join at {right}|{left}"
+            tiles = [tuple(sorted(p)) for p in pairs]
+            assert len(set(tiles)) == len(tiles), f"{path.name}: a tile twice in {drawn}"
+
+
+def test_docs_rules_block_example_adds_up() -> None:
+    rules = _read(RULES_DOC)
+    line = re.search(r"^(\[5\|2\](?:\[\d\|\d\])+)\s+ends 5 and 5", rules, re.M)
+    assert line, "the MANGUNO example's line"
+    on_line = [(int(a), int(b)) for a, b in re.findall(r"\[(\d)\|(\d)\]", line.group(1))]
+    unused = [(5, 0), (5, 1), (1, 0)]
+    assert "`[5|0]`, `[5|1]` and `[1|0]`" in rules
+    fives = [t for t in on_line + unused if 5 in t]
+    assert len(fives) == 7  # nobody holds a 5: the line is blocked
+    in_hands = 28 - len(on_line) - len(unused)
+    pips = 168 - sum(a + b for a, b in on_line + unused)
+    assert f"The {in_hands} tiles still in hands carry {pips} pips" in rules
+    table = _section(rules, "How a round ends").split("| Andi | Besse |")[1]
+    for row in re.findall(
+        r"^\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*(\d+)", table, re.M
+    ):
+        assert sum(map(int, row)) == pips, row
+
+
+def test_docs_record_example_replays_as_described() -> None:
+    page = _read(RECORD_DOC)
+    example = re.search(r"```json\n(\{\n  \"format\".*?)\n```", page, re.S)
+    assert example, "the example record"
+    game, players = game_from_record(json.loads(example.group(1)))
+    assert players[0] == "Andi"
+    assert game.round.line() == [(6, 6), (6, 3), (3, 2)]
+    assert game.turn == 3
+    assert "so it is seat 3's turn" in page
 
 
 # -- the commands the README names ---------------------------------------------
