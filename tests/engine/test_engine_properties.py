@@ -19,6 +19,7 @@ from domeng.engine import (
     Event,
     Finish,
     Game,
+    IllegalMoveError,
     Move,
     Opening,
     Passed,
@@ -35,6 +36,7 @@ from domeng.engine import (
 )
 from domeng.engine.tiles import FULL_SET, HIGH, LOW, NUMBER_MASK
 
+from .test_turns_and_passes import snapshot
 from .test_view import check_holds_nothing_hidden
 
 VARIANTS = [Variants(o, b) for o in Opening for b in BlockPasses]
@@ -429,16 +431,34 @@ def test_the_engine_plays_every_round_as_the_plain_model_does(
         assert r.camat == m.camat and r.titles == m.titles
 
 
+def check_illegal_moves_change_nothing(r: Round, rng: random.Random) -> None:
+    """A few moves that are not legal here raise IllegalMoveError and change nothing."""
+    legal = set(r.legal_moves())
+    if r.ends is None or r.ends[0] == r.ends[1]:
+        # there the end does not matter: LEFT is the same move as RIGHT
+        legal |= {move(m.tile, End.LEFT) for m in legal}
+    illegal = [move(t, e) for t in range(28) for e in End if move(t, e) not in legal]
+    before = snapshot(r)
+    for m in rng.sample(illegal, 3):
+        try:
+            r.play(m)
+        except IllegalMoveError:
+            pass
+        else:
+            raise AssertionError(f"{m} was accepted")
+        assert snapshot(r) == before
+
+
 @settings(max_examples=40)
 @given(seed=SEEDS, variants=st.sampled_from(VARIANTS), rounds=st.integers(1, 10))
 def test_invariants_at_every_step(seed: int, variants: Variants, rounds: int) -> None:
-    random_game(
-        seed,
-        variants,
-        rounds,
-        on_step=check_invariants,
-        on_round=check_events_by_replaying,
-    )
+    rng = random.Random(seed + 1)
+
+    def on_step(r: Round) -> None:
+        check_invariants(r)
+        check_illegal_moves_change_nothing(r, rng)
+
+    random_game(seed, variants, rounds, on_step=on_step, on_round=check_events_by_replaying)
 
 
 @settings(max_examples=20)
