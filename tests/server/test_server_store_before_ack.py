@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 
 import pytest
@@ -72,4 +73,6 @@ def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
         assert [m["type"] for m in drain(me)][:2] == ["ok", "update"]
         await hub.close()
 
-    asyncio.run(run())
+    # in a thread of its own: another test (a browser's) may have a loop running here
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result(timeout=30)
