@@ -1,11 +1,11 @@
-# Domeng: `make run` to play, `make test` to check everything.
+# Domeng: `make run` to play in the browser, `make play` in the terminal, `make test` to check everything.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run play test lint typecheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	touch $@ $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/domeng serve
+
+play: $(STAMP)
 	$(BIN)/domeng play
 
 test: $(TEST_STAMP)

@@ -302,7 +302,9 @@ def test_docs_readme_quick_start_is_make_run_and_make_test() -> None:
     for target in ("run", "test"):
         assert re.search(rf"^{target}:", makefile, re.M), f"Makefile has no '{target}' target"
     run = re.search(r"^run:.*\n((?:\t.*\n?)+)", makefile, re.M)
-    assert run and "domeng play" in run.group(1), "make run should start domeng play"
+    assert run and "domeng serve" in run.group(1), "make run should start domeng serve (issue 5)"
+    play = re.search(r"^play:.*\n((?:\t.*\n?)+)", makefile, re.M)
+    assert play and "domeng play" in play.group(1), "make play should start domeng play"
 
 
 def test_docs_readme_names_every_computer_player_offered_to_people() -> None:

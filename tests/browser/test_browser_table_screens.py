@@ -233,7 +233,7 @@ def test_a_phone_sized_screen_shows_the_whole_table(browser: Any, service: Any) 
     board = page.locator("svg.board")
     box = board.bounding_box()
     assert box is not None and box["width"] <= 390
-    assert board.get_attribute("viewBox") == "0 0 600 940"
+    assert board.get_attribute("viewBox") == "0 0 600 870"
     # the tiles are big enough to tap
     tile = page.locator("[data-tile]").first.bounding_box()
     assert tile is not None and tile["width"] >= 24 and tile["height"] >= 48

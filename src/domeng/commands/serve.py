@@ -33,7 +33,7 @@ def lan_address() -> str | None:
     default=None,
     help="The SQLite file of the tables (default: domeng.sqlite3 in the user's data folder).",
 )
-@click.option("--no-browser", is_flag=True, help="Do not open the browser at the start page.")
+@click.option("--no-browser", is_flag=True, help="Do not open the browser at a new table.")
 def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
     """Run the table service: play Domeng over the network, tables stored and resumable."""
     import uvicorn
@@ -74,7 +74,8 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
         def open_when_started() -> None:
             for _ in range(200):
                 if server.started:
-                    webbrowser.open(local)
+                    # the start page deals a new table at once: you against four computers
+                    webbrowser.open(local + "?new=1")
                     return
                 time.sleep(0.05)
 

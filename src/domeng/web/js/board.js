@@ -10,29 +10,29 @@ const LAYOUTS = {
     h: 660,
     seats: [
       [120, 598],
-      [92, 330],
+      [96, 330],
       [290, 68],
       [710, 68],
-      [908, 330],
+      [904, 330],
     ],
     hand: [560, 586],
-    box: { left: 200, right: 800, cy: 318 },
-    s: 26,
+    box: { left: 228, right: 772, cy: 318 },
+    s: 30,
     pile: [500, 60],
     handS: 40,
   },
   tall: {
     w: 600,
-    h: 940,
+    h: 870,
     seats: [
-      [300, 706],
-      [82, 600],
+      [300, 680],
+      [86, 584],
       [150, 70],
       [450, 70],
-      [518, 600],
+      [514, 584],
     ],
-    hand: [300, 840],
-    box: { left: 30, right: 570, cy: 350 },
+    hand: [300, 800],
+    box: { left: 68, right: 532, cy: 330 },
     s: 26,
     pile: [300, 66],
     handS: 42,
@@ -53,7 +53,7 @@ function titled(node, label) {
 /** A seat's plate: name, tiles (backs, or faces in a replay), stones, titles, CAMAT. */
 function seatPanel(o) {
   const { x, y, name, count, faces, stones, titles, camat, turn, self, lacking } = o;
-  const w = 176;
+  const w = o.width || 176;
   const h = 96;
   const g = el("g", { class: `seat${turn ? " turn" : ""}${self ? " self" : ""}`, "data-seat": o.seat, transform: `translate(${x} ${y})` });
   g.appendChild(el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 14, class: "plate" }));
@@ -189,6 +189,7 @@ export function drawBoard(o) {
         seat,
         x,
         y,
+        width: r === 1 || r === 4 ? 164 : 176,
         name: o.names[seat],
         count: showHand ? null : v.hand_counts[seat],
         faces: o.faces && !showHand ? o.faces[seat] : null,

@@ -4,6 +4,7 @@
 import { api, keepSeat, pref, seatsAt, setPref } from "./api.js";
 import { setTermText, t, termify } from "./i18n.js";
 import { h } from "./summary.js";
+import { tileIcon } from "./svg.js";
 import { showApiError, showError } from "./ui.js";
 
 export function levelLabel(level) {
@@ -44,6 +45,7 @@ export function lobbyPage(root) {
   root.innerHTML = `
     <div class="lobby">
       <section class="card hero">
+        <div class="hero-tiles" aria-hidden="true"></div>
         <h1 data-i18n="lobby.title"></h1>
         <p class="intro" data-i18n="lobby.intro"></p>
         <div class="join-box" hidden></div>
@@ -52,6 +54,10 @@ export function lobbyPage(root) {
           <label><span data-i18n="lobby.level"></span> <select id="level"></select></label>
           <button type="button" class="primary big" data-new-game data-i18n="lobby.new_game"></button>
         </div>
+      </section>
+      <section class="card">
+        <h2 data-i18n="lobby.in_progress"></h2>
+        <ul class="tables live"></ul>
       </section>
       <section class="card custom">
         <h2 data-i18n="lobby.custom"></h2>
@@ -66,10 +72,6 @@ export function lobbyPage(root) {
         <div class="created"></div>
       </section>
       <section class="card">
-        <h2 data-i18n="lobby.in_progress"></h2>
-        <ul class="tables live"></ul>
-      </section>
-      <section class="card">
         <h2 data-i18n="lobby.finished"></h2>
         <ul class="tables done"></ul>
       </section>
@@ -80,6 +82,9 @@ export function lobbyPage(root) {
       </section>
     </div>`;
   const q = (s) => root.querySelector(s);
+  for (const [name, up] of [["6-6", true], ["6-4", false], ["4-1", true], ["5-5", true]]) {
+    q(".hero-tiles").appendChild(tileIcon(name, { s: 26, upright: up }));
+  }
 
   // one click
   const nameInput = q("#my-name");

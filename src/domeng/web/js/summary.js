@@ -39,9 +39,6 @@ export function summaryElement(o) {
   const box = h("section", { class: "summary", "data-round-summary": "", "aria-labelledby": "summary-title" });
   box.appendChild(h("h2", { id: "summary-title", text: t("summary.title", { n: o.number }) }));
   box.appendChild(setTermText(h("p", { class: "ending" }), endingText(s, names)));
-  const winner = h("p", { class: "winner" });
-  setTermText(winner, t("summary.winner", { who: names[s.winner] }));
-  box.appendChild(winner);
   if (s.camat_elected) {
     box.appendChild(setTermText(h("p", { class: "camat-news" }), t("ev.camat", { who: names[s.camat], titles: s.titles[s.camat] })));
   }
@@ -67,24 +64,27 @@ export function summaryElement(o) {
     body.appendChild(row);
   }
   hands.appendChild(body);
-  box.appendChild(h("div", { class: "scroll" }, [hands]));
+  const grid = h("div", { class: "summary-grid" });
+  const left = h("div", { class: "scroll" }, [hands]);
+  grid.appendChild(left);
 
   const unused = h("p", { class: "unused" });
   unused.appendChild(h("span", { text: `${t("summary.unused")}: ` }));
   for (const tn of s.unused) unused.appendChild(tileIcon(tn));
-  box.appendChild(unused);
+  left.appendChild(unused);
 
   // stones
-  box.appendChild(setTermText(h("h3"), t("summary.stones_moved")));
+  const movedTitle = setTermText(h("h3"), t("summary.stones_moved"));
   const moved = h("ul", { class: "transfers" });
   const stonesEvents = (o.events || []).filter((e) => e.kind === "stones");
   const shown = stonesEvents.length ? stonesEvents : s.transfers.map((x) => ({ kind: "stones", ...x }));
   for (const e of shown) moved.appendChild(setTermText(h("li"), describe(e, names)));
   if (!shown.length) moved.appendChild(h("li", { text: t("summary.no_stones") }));
-  box.appendChild(moved);
 
   // standings
-  box.appendChild(h("h3", { text: t("summary.standings") }));
+  const right = h("div", { class: "scroll" });
+  grid.appendChild(right);
+  right.appendChild(h("h3", { class: "standings-title", text: t("summary.standings") }));
   const st = h("table", { class: "standings" });
   const sh = h("tr");
   for (const k of ["summary.player", "summary.stones", "summary.titles"]) sh.appendChild(h("th", { html: termify(t(k)) }));
@@ -100,8 +100,11 @@ export function summaryElement(o) {
     sb.appendChild(row);
   }
   st.appendChild(sb);
-  box.appendChild(st);
-  box.appendChild(setTermText(h("p", { class: "muted" }), t("summary.table_holds", { stones: stonesText(s.table) })));
+  right.appendChild(st);
+  right.appendChild(setTermText(h("p", { class: "muted" }), t("summary.table_holds", { stones: stonesText(s.table) })));
+  box.appendChild(grid);
+  box.appendChild(movedTitle);
+  box.appendChild(moved);
   if (o.actions) box.appendChild(o.actions);
   return box;
 }

@@ -359,7 +359,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       layer.hidden = false;
       if (hadFocus || !layer.dataset.shown) {
         const btn = layer.querySelector("[data-next-round]") || layer.querySelector("button");
-        if (btn && !btn.disabled) btn.focus();
+        if (btn && !btn.disabled) btn.focus({ preventScroll: true });
+        if (!layer.dataset.shown) layer.scrollTop = 0;
       }
       layer.dataset.shown = "1";
     } else {
