@@ -4,6 +4,8 @@ back on the table, titles + 1, and the CAMAT opens every later round (rules.md, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from domeng.engine import (
@@ -32,9 +34,9 @@ from .deals import (
 STARTERS = [0, 1, 2, 3, 4]
 
 
-def after_end(events: list[object]) -> list[object]:
+def after_end(events: Sequence[object]) -> list[object]:
     end = next(i for i, e in enumerate(events) if isinstance(e, RoundEnded))
-    return events[end + 1 :]
+    return list(events[end + 1 :])
 
 
 @pytest.mark.parametrize("starter", STARTERS)

@@ -4,6 +4,7 @@ free) and ``opening`` (double / free)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -41,7 +42,9 @@ ALL = [
 ]  # the four combinations
 
 
-def split_at_block(events: list[object]) -> tuple[list[object], list[object], list[object]]:
+def split_at_block(
+    events: Sequence[object],
+) -> tuple[Sequence[object], Sequence[object], Sequence[object]]:
     """(up to the MANGUNO's play, the block passes with their stones, from RoundEnded on)."""
     last_play = max(i for i, e in enumerate(events) if isinstance(e, Played))
     end = next(i for i, e in enumerate(events) if isinstance(e, RoundEnded))
