@@ -61,6 +61,7 @@ class Hub:
         self.runner = runner or BotRunner()
         self.tables: dict[str, Table] = {}
         self._timers: set[asyncio.TimerHandle] = set()
+        self._wakes: dict[tuple[str, int], asyncio.TimerHandle] = {}
 
     # -- life -----------------------------------------------------------------
 
@@ -128,6 +129,8 @@ class Hub:
             raise TableError("computer_seat", f"seat {seat} is a computer player's", 409)
         if s.stored.token_hash is not None:
             raise TableError("seat_taken", f"seat {seat} is already taken", 409)
+        if t.finished:
+            raise TableError("game_over", "this game is over", 409)
         token = secrets.token_urlsafe(24)
         s.stored.token_hash = hash_token(token)
         s.stored.name = name
@@ -395,20 +398,22 @@ class Hub:
             self._wake_when_away(t, seat, now)
 
     def _wake_when_away(self, t: Table, seat: int, now: float) -> None:
+        """Look again when an absent person's time is up (their stand-in then plays)."""
         s = t.seats[seat]
         after = t.settings.replace_after_ms
-        if s.connections or after is None or t.settings.stand_in is None:
+        key = (t.id, seat)
+        if s.connections or after is None or t.settings.stand_in is None or key in self._wakes:
             return
         delay = max(0.0, s.away_since + after / 1000 - now) + 0.001
-        loop = asyncio.get_running_loop()
-        handle: asyncio.TimerHandle
 
         def wake() -> None:
             self._timers.discard(handle)
+            del self._wakes[key]
             self._seats_changed(t)
 
-        handle = loop.call_later(delay, wake)
+        handle = asyncio.get_running_loop().call_later(delay, wake)
         self._timers.add(handle)
+        self._wakes[key] = handle
 
     async def _deal_later(self, t: Table, state: int) -> None:
         try:
