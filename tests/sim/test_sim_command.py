@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,70 @@ def test_a_player_that_breaks_the_rules_is_reported(monkeypatch: pytest.MonkeyPa
     )
     assert code == 1
     assert "player 'cheat' chose" in out and "not legal" in out
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(c) for c in text.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_stops_the_workers_and_exits(signame: str) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    sig = getattr(signal, signame)
+    with subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "domeng",
+            "sim",
+            "--players",
+            "random,random,random,random,random",
+            "--rounds",
+            "1000000",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    ) as proc:
+        workers: list[int] = []
+        for _ in range(200):  # wait for both workers to start
+            workers = _children(proc.pid)
+            if len(workers) >= 2:
+                break
+            time.sleep(0.05)
+        try:
+            proc.send_signal(sig)
+            _, err = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+            for pid in workers:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)
+    assert proc.returncode == 128 + sig
+    assert b"Aborted!" in err
+    assert b"Traceback" not in err
+    for _ in range(100):
+        if not any(_alive(pid) for pid in workers):
+            break
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)

@@ -8,9 +8,11 @@ are summed in task order whatever order the tasks finish in.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -211,9 +213,20 @@ def stop_workers() -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int) -> None:
     # Ctrl-C reaches the whole process group: the parent stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # And should the parent die without stopping them (a signal between a worker's
+    # start and the pool noting it), a worker on Linux dies with it.
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 def _run_pool(
@@ -223,7 +236,9 @@ def _run_pool(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     context = multiprocessing.get_context(method)
     results: list[TaskResult] = []
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+    )
     _LIVE_POOLS.add(pool)
     # Keep a bounded number of tasks in flight so that an error stops early.
     pending: set[Future[TaskResult]] = set()
