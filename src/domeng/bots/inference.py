@@ -1,13 +1,15 @@
 """Reading the other players' choices: how likely a guess makes the plays seen.
 
 Passes are certain evidence (the sampler obeys them); plays are soft evidence.
-Most players shed heavy tiles first and like to get rid of a LEMPA, so a seat
-that opened with [2|1], or answered with [1|0] where [6|1] would have fitted
-too, probably did not hold the heavy tile. :class:`PlayModel` scores a guess of
-the hidden hands by the probability that the other seats, holding those hands,
-would have chosen the tiles they did, under a soft "heavy first" model:
+Most players get rid of a LEMPA early (it fits one number only), keep a
+variety of numbers in hand and shed heavy tiles, so a seat that answered a 6
+with [6|1] where [6|6] would have fitted too probably did not hold the LEMPA.
+:class:`PlayModel` scores a guess of the hidden hands by the probability that
+the other seats, holding those hands, would have chosen the tiles they did,
+under a soft rule-of-thumb model:
 
-    P(tile u | the tiles that fitted) ∝ exp(beta * (pips(u) + lempa * [u is a LEMPA]))
+    P(tile u | the tiles that fitted) ∝ exp(beta * score(u)),
+    score(u) = pips * pips(u) + lempa * [u is a LEMPA] + numbers * (numbers left after u)
 
 mixed with a uniform choice (``floor``) so that no guess is ever ruled out by a
 player who plays differently. The search weighs each guessed world by this
@@ -22,14 +24,17 @@ from math import exp
 from domeng.engine import Played, SeatView, TileSet
 from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TILE_COUNT
 
+_NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
+
 
 @dataclass(frozen=True, slots=True)
 class ModelParams:
-    beta: float = 0.35
-    """How sure the model is that a player sheds the heaviest fitting tile."""
+    beta: float = 1.0
+    """How sure the model is that a player picks the best-scoring tile."""
+    pips: float = 0.1
     lempa: float = 3.0
-    """A LEMPA counts as this many extra pips (players like to place them early)."""
-    floor: float = 0.15
+    numbers: float = 1.0
+    floor: float = 0.2
     """Share of the uniform choice in the mixture."""
 
 
@@ -42,9 +47,12 @@ class PlayModel:
     def __init__(self, v: SeatView, params: ModelParams = DEFAULT_MODEL) -> None:
         self.params = params
         self.strength = tuple(
-            exp(params.beta * (PIPS[t] + (params.lempa if HIGH[t] == LOW[t] else 0.0)))
+            exp(
+                params.beta * (params.pips * PIPS[t] + (params.lempa if HIGH[t] == LOW[t] else 0.0))
+            )
             for t in range(TILE_COUNT)
         )
+        self.variety = tuple(exp(params.beta * params.numbers * n) for n in range(8))
         # (seat, tile, fitting-tiles mask or -1 for a free opening, tiles it played later)
         records: list[tuple[int, int, int, int]] = []
         later = [0] * 5
@@ -67,6 +75,7 @@ class PlayModel:
         """The likelihood (up to a constant) of the others' plays if they held ``hands``."""
         w = 1.0
         strength = self.strength
+        variety = self.variety
         floor = self.params.floor
         for seat, t, fit, later in self.records:
             hand = hands[seat] | later | (1 << t)
@@ -75,10 +84,21 @@ class PlayModel:
             if n == 1:
                 continue
             total = 0.0
+            chosen = 0.0
             m = options
             while m:
                 low = m & -m
-                total += strength[low.bit_length() - 1]
+                u = low.bit_length() - 1
                 m ^= low
-            w *= floor / n + (1.0 - floor) * strength[t] / total
+                nums = 0
+                x = hand & ~low
+                while x:
+                    b = x & -x
+                    nums |= _NUMS[b.bit_length() - 1]
+                    x ^= b
+                s = strength[u] * variety[nums.bit_count()]
+                total += s
+                if u == t:
+                    chosen = s
+            w *= floor / n + (1.0 - floor) * chosen / total
         return w

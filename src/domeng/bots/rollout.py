@@ -24,17 +24,33 @@ _OTHER: tuple[int, ...] = tuple(
 _LEMPA = tuple(HIGH[t] == LOW[t] for t in range(TILE_COUNT))
 
 
+_NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
+"""``_NUMS[t]``: the numbers tile t shows, as a 7-bit mask."""
+_NEXT = (1, 2, 3, 4, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """What the play-out policy likes in a move (all per unit)."""
+    """What the play-out policy likes in a move (the rules of thumb of ``basic``)."""
 
-    pips: float = 1.0
+    pips: float = 0.1
     """Pips of the tile played (shed heavy tiles: they count against a MANGUNO)."""
-    lempa: float = 4.0
+    numbers: float = 1.0
+    """Different numbers left in hand (variety: fewer PASSes)."""
+    lempa: float = 3.0
     """Playing a LEMPA (it fits only one number, so it is hard to place later)."""
-    follow: float = 2.5
-    """Tiles left in hand that fit the new ends (keep a way to play next turn)."""
-    epsilon: float = 0.1
+    fit: float = 2.5
+    """Keeping a tile that fits the new ends (minus ``nofit`` when none does)."""
+    nofit: float = 2.0
+    fitcount: float = 0.4
+    """Per tile left in hand that fits the new ends."""
+    allpass: float = 4.0
+    """Nobody else can play on the new ends but this seat can."""
+    nextpass: float = 3.0
+    """The next seat cannot play on the new ends."""
+    danger: float = 4.0
+    """Per stone this seat would receive as CUCUQ if the next seat finished on the new ends."""
+    epsilon: float = 0.05
     """Chance of a uniformly random legal move instead."""
 
 
@@ -42,19 +58,26 @@ DEFAULT_WEIGHTS = Weights()
 
 
 def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -> Move:
-    """A quick, sensible move for the seat in turn (the round must not be over)."""
+    """A quick, sensible move for the seat in turn (the round must not be over).
+
+    The rules of thumb of ``basic``, played in a guessed world: where ``basic``
+    reasons about what the others may hold, this looks at the world's hands.
+    """
     ms = r.legal_moves()
     if len(ms) == 1:
         return ms[0]
-    if rng.random() < w.epsilon:
-        return ms[int(rng.random() * len(ms))]
+    rnd = rng.random
+    if rnd() < w.epsilon:
+        return ms[int(rnd() * len(ms))]
     seat = r.turn
     assert seat is not None
-    hand = r.hands[seat]
+    hands = r.hands
+    hand = hands[seat]
+    others = r.in_hands & ~hand
+    nxt = hands[_NEXT[seat]]
     left, right = r.left, r.right
     best = ms[0]
     best_score = -1e9
-    wp, wl, wf = w.pips, w.lempa, w.follow
     for m in ms:
         t = m[0]
         rest = hand & ~(1 << t)
@@ -66,13 +89,61 @@ def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -
             nl, nr = left, _OTHER[t * 7 + right]
         else:
             nl, nr = _OTHER[t * 7 + left], right
-        score = wp * PIPS[t] + wf * (rest & ENDS_MASK[nl * 7 + nr]).bit_count() + rng.random()
+        fit = ENDS_MASK[nl * 7 + nr]
+        nums = 0
+        x = rest
+        while x:
+            low = x & -x
+            nums |= _NUMS[low.bit_length() - 1]
+            x ^= low
+        mine = rest & fit
+        score = w.pips * PIPS[t] + w.numbers * nums.bit_count() + rnd() * 1e-3
         if _LEMPA[t]:
-            score += wl
+            score += w.lempa
+        if mine:
+            score += w.fit + w.fitcount * mine.bit_count()
+        else:
+            score -= w.nofit
+        if not others & fit:
+            if mine:
+                score += w.allpass
+            else:
+                score += _block_value(r, seat, rest)
+        elif not nxt & fit:
+            score += w.nextpass
+        elif nxt.bit_count() == 1:
+            c = nxt  # the next seat's last tile fits: it finishes, this seat is CUCUQ
+            c_t = c.bit_length() - 1
+            if nl == nr:
+                stones = 5 if _LEMPA[c_t] else 1
+            else:
+                stones = 3 if _NUMS[c_t] == (1 << nl) | (1 << nr) else 1
+            score -= w.danger * stones
         if score > best_score:
             best_score = score
             best = m
     return best
+
+
+def _block_value(r: Round, seat: int, rest: int) -> float:
+    """Blocking the line as MANGUNO: good when no other seat has as few pips."""
+    mine = 0
+    x = rest
+    while x:
+        low = x & -x
+        mine += PIPS[low.bit_length() - 1]
+        x ^= low
+    for s, h in enumerate(r.hands):
+        if s == seat:
+            continue
+        total = 0
+        while h:
+            low = h & -h
+            total += PIPS[low.bit_length() - 1]
+            h ^= low
+        if total <= mine:
+            return -10.0
+    return 8.0
 
 
 def play_out(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -> None:
