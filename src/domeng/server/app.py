@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -54,7 +55,7 @@ def _error(e: TableError) -> JSONResponse:
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> object:
-    raw = b""
+    raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > limit:
@@ -148,18 +149,34 @@ async def get_record(request: Request) -> Response:
     return JSONResponse(t.record_json(), headers=headers)
 
 
+def _json_bytes(doc: object) -> bytes:
+    return json.dumps(doc, separators=(",", ":")).encode()
+
+
 async def get_replay(request: Request) -> Response:
-    return JSONResponse(_hub(request).table(request.path_params["id"]).replay_json())
+    t = _hub(request).table(request.path_params["id"])
+    # A long game takes a while to replay: in a worker thread, not on the event loop.
+    # The finished rounds it reads no longer change.
+    names, rounds = list(t.names), [r for r in t.game.rounds if r.finished]
+
+    def work() -> bytes:
+        return _json_bytes(wire.replay_rounds(t.game.variants, rounds, names))
+
+    return Response(await run_in_threadpool(work), media_type="application/json")
 
 
 async def replay_record(request: Request) -> Response:
     """Replay a record sent by the client (a file opened in the browser) to watch it."""
     doc = await _body(request, limit=MAX_RECORD)
-    try:
-        game, players = game_from_record(doc)
-    except RecordError as e:
-        raise TableError("bad_record", str(e), 422) from None
-    return JSONResponse(wire.replay_json(game, players))
+
+    def work() -> bytes:
+        try:
+            game, players = game_from_record(doc)
+        except RecordError as e:
+            raise TableError("bad_record", str(e), 422) from None
+        return _json_bytes(wire.replay_json(game, players))
+
+    return Response(await run_in_threadpool(work), media_type="application/json")
 
 
 async def take_seat(request: Request) -> Response:

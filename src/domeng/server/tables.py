@@ -282,11 +282,6 @@ class Table:
         """The game so far as a ``domeng.record/1`` document."""
         return record_of(self.game, self.names)
 
-    def replay_json(self) -> Json:
-        """The finished rounds step by step (the round being played is left out)."""
-        finished = sum(1 for r in self.game.rounds if r.finished)
-        return wire.replay_json(self.game, self.names, rounds=finished)
-
 
 def rebuild(stored: StoredTable) -> Game:
     """Replay a stored table's deals and plays into a game."""

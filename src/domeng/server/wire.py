@@ -21,6 +21,7 @@ from domeng.engine import (
     RoundEnded,
     SeatView,
     StonesMoved,
+    Variants,
     tile_name,
     view,
 )
@@ -183,14 +184,18 @@ def _step(r: Round, names: Sequence[str], play: Json | None, start: int) -> Json
     }
 
 
-def replay_json(game: Game, names: Sequence[str], *, rounds: int | None = None) -> Json:
-    """A game step by step, to watch again: every round's deal, then the position after
+def replay_json(game: Game, names: Sequence[str]) -> Json:
+    """A game step by step, to watch again (see :func:`replay_rounds`)."""
+    return replay_rounds(game.variants, game.rounds, names)
+
+
+def replay_rounds(variants: Variants, rounds: Sequence[Round], names: Sequence[str]) -> Json:
+    """Rounds step by step, to watch again: every round's deal, then the position after
     each play with the events it brought. Every hand is shown, so give only finished
-    rounds to anyone who may not see the last one's hands (``rounds``: how many)."""
-    shown = game.rounds if rounds is None else game.rounds[:rounds]
-    again = Game(game.variants)
+    rounds to anyone who may not see the last one's hands."""
+    again = Game(variants)
     out = []
-    for r in shown:
+    for r in rounds:
         g = again.start_round(list(r.dealt), r.unused)
         steps = [_step(g, names, None, 0)]
         for seat, m in r.plays:
@@ -208,4 +213,4 @@ def replay_json(game: Game, names: Sequence[str], *, rounds: int | None = None) 
                 "summary": summary_json(g),
             }
         )
-    return {"variants": game.variants.to_json(), "players": list(names), "rounds": out}
+    return {"variants": variants.to_json(), "players": list(names), "rounds": out}
