@@ -11,7 +11,8 @@ What is measured:
   between the default variants (``opening: double``, ``block_passes: penalized``) and the
   other two (``free``, ``free``), each with its own seeded generator.
 - Each round is dealt by ``Game.deal(rng)`` and played to its end by the returned round's
-  ``legal_moves()`` and ``play()``, always a uniformly random legal move; passes, stones,
+  ``legal_moves()`` and ``play()``, always a uniformly random legal move (no draw from the
+  generator when there is only one, as in 43% of the plays); passes, stones,
   the round's end and CAMAT elections happen inside the engine as in any game.
 - Time is this process's CPU time (``time.process_time``; the benchmark is single-threaded,
   so it is time on one core): on a machine busy with other work the rate stays that of the
@@ -75,7 +76,8 @@ def play_game(variants: Variants, rng: random.Random) -> int:
         play = r.play
         moves = legal_moves()
         while moves:
-            play(moves[int(rnd() * len(moves))])
+            n = len(moves)
+            play(moves[int(rnd() * n)] if n > 1 else moves[0])
             moves = legal_moves()
         camats += r.camat_elected
     return camats
@@ -93,7 +95,8 @@ def play_game_via_game(variants: Variants, rng: random.Random) -> int:
         r = deal(rng)
         moves = legal_moves()
         while moves:
-            play(moves[int(rnd() * len(moves))])
+            n = len(moves)
+            play(moves[int(rnd() * n)] if n > 1 else moves[0])
             moves = legal_moves()
         camats += r.camat_elected
     return camats
@@ -129,7 +132,8 @@ def sample(variants: Variants, seed: int) -> Sample:
         r = game.deal(rng)
         while r.turn is not None:
             moves = r.legal_moves()
-            r.play(moves[int(rnd() * len(moves))])
+            n = len(moves)
+            r.play(moves[int(rnd() * n)] if n > 1 else moves[0])
     s = Sample(rounds=len(game.rounds))
     for r in game.rounds:
         s.camats += r.camat_elected
@@ -158,14 +162,11 @@ def main() -> None:
     wall = time.perf_counter()
     tallies = timed(play_game, args.seconds, args.seed)
     wall = time.perf_counter() - wall
-    if args.game_path_seconds > 0:
-        via_game = timed(play_game_via_game, args.game_path_seconds, args.seed)
-        rounds = sum(t.rounds for t in via_game)
-        seconds = sum(t.seconds for t in via_game)
-        print(
-            f"moves through Game.legal_moves()/Game.play() instead of the round's: "
-            f"{rounds} rounds in {seconds:.2f} s = {rounds / seconds:,.0f} rounds/s"
-        )
+    via_game = (
+        timed(play_game_via_game, args.game_path_seconds, args.seed)
+        if args.game_path_seconds > 0
+        else []
+    )
 
     for k, ((name, variants), tally) in enumerate(zip(VARIANTS, tallies, strict=True)):
         s = sample(variants, args.seed + 100 + k)
@@ -178,6 +179,13 @@ def main() -> None:
             f"  per round (one untimed game): {s.plays / s.rounds:.2f} plays, "
             f"{s.passes / s.rounds:.2f} passes, a CAMAT every {s.rounds / s.camats:.1f} "
             f"rounds; ends: {ends}"
+        )
+    if via_game:
+        rounds = sum(t.rounds for t in via_game)
+        seconds = sum(t.seconds for t in via_game)
+        print(
+            f"moves through Game.legal_moves()/Game.play() instead of the round's: "
+            f"{rounds} rounds in {seconds:.2f} s = {rounds / seconds:,.0f} rounds/s"
         )
     rounds = sum(t.rounds for t in tallies)
     seconds = sum(t.seconds for t in tallies)
