@@ -228,3 +228,25 @@ def test_game_drives_its_current_round() -> None:
     assert g.round.finished and g.turn is None and g.legal_moves() == ()
     assert g.events is g.round.events
     assert g.view(1).result == g.round.result
+
+
+def test_a_game_without_a_round_has_no_moves() -> None:
+    g = Game()
+    with pytest.raises(LookupError):
+        g.legal_moves()
+    with pytest.raises(LookupError):
+        g.play(mv("6-6"))
+    assert g.rounds == []
+
+
+def test_dealing_waits_for_the_round_before_to_end() -> None:
+    g = Game()
+    rng = random.Random(3)
+    r = g.deal(rng)
+    with pytest.raises(ValueError, match="not finished"):
+        g.deal(rng)
+    assert g.rounds == [r]
+    while not r.finished:
+        g.play(r.legal_moves()[0])
+    r2 = g.deal(rng)
+    assert g.rounds == [r, r2] and r2.number == 2

@@ -9,6 +9,7 @@ from domeng.engine import (
     End,
     Move,
     Opening,
+    Round,
     Variants,
     check_deal,
     move,
@@ -171,3 +172,30 @@ def test_check_deal_five_hands_of_five_and_three_unused() -> None:
     short = [hands[0] & ~tiles("6-6"), *hands[1:]]
     with pytest.raises(ValueError, match="4 tiles"):
         check_deal(short, unused)
+
+
+def test_check_deal_refuses_a_tile_outside_the_set() -> None:
+    hands = [
+        tiles("6-6 6-4 5-1 3-0 2-2"),
+        tiles("4-4 6-3 2-1 5-5 1-0"),
+        tiles("6-5 3-2 4-3 0-0 1-1"),
+        tiles("6-2 6-1 5-4 5-3 3-1"),
+        tiles("6-0 5-2 5-0 4-2") | 1 << 28,  # no tile 28
+    ]
+    with pytest.raises(ValueError, match="all 28 tiles"):
+        check_deal(hands, tiles("4-1 3-3 2-0"))
+
+
+def test_a_round_refuses_an_opening_tile_the_starter_does_not_hold() -> None:
+    hands = [
+        tiles("6-6 6-4 5-1 3-0 2-2"),
+        tiles("4-4 6-3 2-1 5-5 1-0"),
+        tiles("6-5 3-2 4-3 0-0 1-1"),
+        tiles("6-2 6-1 5-4 5-3 3-1"),
+        tiles("6-0 5-2 5-0 4-2 4-0"),
+    ]
+    unused = tiles("4-1 3-3 2-0")
+    with pytest.raises(ValueError, match="seat 1 does not hold 6-6"):
+        Round(hands, unused, starter=1, opening_tile=parse_tile("6-6"))
+    r = Round(hands, unused, starter=0, opening_tile=parse_tile("6-6"))
+    assert r.legal_moves() == (move("6-6"),)
