@@ -180,3 +180,17 @@ def test_an_error_from_the_service_is_shown(page: Any, service: Any, console: An
     toast.first.wait_for()
     assert "Someone has already taken that seat" in toast.first.inner_text()
     assert "seat_taken" in toast.first.inner_text()
+
+
+def test_leaving_the_seat_opens_it_for_someone_else(page: Any, service: Any) -> None:
+    table_id = new_game(page, service.base)
+    page.wait_for_selector("[data-tile]")
+    page.once("dialog", lambda d: d.accept())
+    page.click(".side-actions .leave")
+    page.wait_for_url("**/#/")
+    seat = service.get(f"/api/tables/{table_id}")["seats"][0]
+    assert seat["taken"] is False
+    assert page.evaluate("localStorage.getItem('domeng.seats')").find(table_id) == -1
+    # the start page offers the open seat
+    item = page.locator(".tables.live .table-item", has_text=table_id)
+    assert item.get_by_role("button", name="Sit at seat 1").is_visible()

@@ -92,10 +92,14 @@ function seatPanel(o) {
     badge.appendChild(text(0, 5, "CAMAT", { "text-anchor": "middle" }));
     g.appendChild(titled(badge, `CAMAT — ${termMeaning("CAMAT")}`));
   }
-  if (lacking && lacking.length) {
-    const lack = text(0, h / 2 + 16, t("board.lacks", { numbers: lacking.join(" ") }), { class: "seat-lack", "text-anchor": "middle" });
-    g.appendChild(lack);
+  const notes = [];
+  if (o.presence) notes.push(t(`board.${o.presence}`));
+  if (lacking && lacking.length) notes.push(t("board.lacks", { numbers: lacking.join(" ") }));
+  if (notes.length) {
+    const below = o.notesAbove ? -h / 2 - 8 : h / 2 + 16;
+    g.appendChild(text(0, below, notes.join(" · "), { class: "seat-lack", "text-anchor": "middle" }));
   }
+  if (o.presence) g.classList.add("absent");
   return g;
 }
 
@@ -199,6 +203,8 @@ export function drawBoard(o) {
         turn: v.turn === seat,
         self: r === 0 && !!o.hand,
         lacking: r > 0 && v.lacking ? v.lacking[seat] : null,
+        presence: o.presence ? o.presence[seat] : null,
+        notesAbove: r === 0,
       }),
     );
   }

@@ -1,12 +1,12 @@
 // The table page: one WebSocket per seat this screen holds (several for "this screen"
 // seats), or one to watch; the board, the running account, the round's summary.
 
-import { forgetSeat, seatsAt } from "./api.js";
+import { api, forgetSeat, seatsAt } from "./api.js";
 import { describe } from "./account.js";
 import { drawBoard, layoutFor } from "./board.js";
 import { setTermText, t, termify } from "./i18n.js";
 import { h, summaryElement } from "./summary.js";
-import { showError, showServiceError } from "./ui.js";
+import { showApiError, showError, showServiceError } from "./ui.js";
 
 function socketUrl(id) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -46,6 +46,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         <ol class="account" aria-live="polite"></ol>
         <div class="side-actions">
           <a class="button small download" data-i18n="table.download"></a>
+          <button type="button" class="small leave" data-i18n="table.leave" hidden></button>
           <a class="button small" href="#/" data-i18n="nav.lobby"></a>
           <a class="button small" href="#/rules" data-i18n="nav.rules"></a>
         </div>
@@ -64,6 +65,19 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   q(".show-summary").addEventListener("click", () => {
     st.hideSummaryOf = 0;
     render();
+  });
+  q(".leave").addEventListener("click", async () => {
+    if (!window.confirm(t("table.leave_confirm"))) return;
+    for (const c of st.conns.filter((x) => x.token)) {
+      try {
+        await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${c.seat}/leave`, { token: c.token });
+      } catch (e) {
+        showApiError(e);
+        return;
+      }
+      forgetSeat(tableId, c.seat);
+    }
+    location.hash = "#/";
   });
   q(".reveal").addEventListener("click", () => {
     st.revealed = st.active;
@@ -237,6 +251,14 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     render();
   }
 
+  function presenceOf(s) {
+    if (s.kind !== "person") return null;
+    if (!s.taken) return "open";
+    if (s.stand_in) return "stand_in";
+    if (s.connected === false) return "away";
+    return null;
+  }
+
   let lastWidth = 0;
   function render() {
     if (st.closed && !st.table) {
@@ -269,6 +291,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (st.selected && myTurn) {
       endChoices = [...new Set(v.legal_moves.filter((m) => m.tile === st.selected).map((m) => m.end))];
     }
+    const table = st.table;
     const wrap = q(".board-wrap");
     lastWidth = wrap.clientWidth || window.innerWidth;
     const board = drawBoard({
@@ -283,6 +306,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       endChoices,
       fresh: st.fresh,
       faces: null,
+      presence: table ? table.seats.map(presenceOf) : null,
       onTile,
       onEnd,
     });
@@ -295,7 +319,6 @@ export function tablePage(root, tableId, { watch = false } = {}) {
 
     // status line
     let status;
-    const table = st.table;
     if (!c || !c.open) status = t("status.connecting");
     else if (!table) status = t("status.connecting");
     else if (table.status === "waiting") status = t("status.waiting");
@@ -381,6 +404,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       cover.hidden = true;
     }
     q(".show-summary").textContent = t("table.show_summary");
+    q(".leave").hidden = !seated().length || (table && table.status === "finished");
     for (const n of root.querySelectorAll(".side-actions [data-i18n]")) n.innerHTML = termify(t(n.dataset.i18n));
   }
 
