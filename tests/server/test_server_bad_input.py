@@ -64,6 +64,7 @@ def my_turn(sock: Any, state: Json, seat: int = 0) -> Json:
             "unknown field",
         ),
         ("x" * 20_000, 413, "longer than"),
+        ("[" * 5000 + "]" * 5000, 400, "not valid JSON"),
     ],
 )
 def test_a_bad_table_body_is_refused_with_a_clear_message(
@@ -84,9 +85,10 @@ def test_unknown_tables_and_seats_answer_404(service: Any) -> None:
         assert r.json()["error"]["code"] == "unknown_table"
     assert http.post("/api/tables/nope/seats/1", json={"name": "Bo"}).status_code == 404
     t, _ = person_table(service)
-    r = http.post(f"/api/tables/{t['id']}/seats/7", json={"name": "Bo"})
-    assert r.status_code == 404
-    assert r.json()["error"]["code"] == "unknown_seat"
+    for seat in ("7", "-1", "x", "²", "١"):
+        r = http.post(f"/api/tables/{t['id']}/seats/{seat}", json={"name": "Bo"})
+        assert r.status_code == 404
+        assert r.json()["error"]["code"] == "unknown_seat"
 
 
 def test_a_taken_seat_a_computer_seat_and_a_wrong_token_are_refused(service: Any) -> None:
@@ -108,7 +110,15 @@ def test_a_taken_seat_a_computer_seat_and_a_wrong_token_are_refused(service: Any
     assert r.json()["error"]["code"] == "computer_seat"
     r = http.post(f"/api/tables/{tid}/seats/1", json={})
     assert r.status_code == 422
-    r = http.post(f"/api/tables/{tid}/seats/1", json={"name": ""})
+    for name in ("", "\n", "x" * 41):
+        r = http.post(f"/api/tables/{tid}/seats/1", json={"name": name})
+        assert r.status_code == 422
+        assert r.json()["error"]["code"] == "bad_name"
+    r = http.post(
+        f"/api/tables/{tid}/seats/1",
+        content='{"name": "\\ud800"}',
+        headers={"content-type": "application/json"},
+    )
     assert r.status_code == 422
     r = http.post(f"/api/tables/{tid}/seats/0/leave", json={"token": "guess"})
     assert r.status_code == 403
@@ -153,12 +163,14 @@ def test_every_bad_message_gets_its_error_and_changes_nothing(service: Any) -> N
     refused({"type": "play", "tile": "6-6", "state": 1}, "hello_first")
     refused({"type": "hello", "token": "not-a-token"}, "bad_token")
     refused({"type": "hello", "token": 42}, "bad_field")
+    refused('{"type": "hello", "token": "\\ud800"}', "bad_token")
     state = sock.hello(token)
     # the table waits for seat 0 (no stand-in): from its turn on, nothing moves but us
     view = my_turn(sock, state)
     refused({"type": "hello", "token": token}, "already_hello")
     refused("{this is not json", "bad_json")
     refused("[1, 2, 3]", "bad_message")
+    refused("[" * 2000 + "]" * 2000, "bad_json")
     refused({"no": "type"}, "missing_field")
     refused({"type": "dance"}, "unknown_type")
     refused({"type": "play", "tile": "6-6", "state": 0, "pad": "x" * 5000}, "too_large")

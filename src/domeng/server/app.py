@@ -64,7 +64,7 @@ async def _body(request: Request, limit: int = MAX_BODY) -> object:
         return {}
     try:
         return json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
         raise TableError("bad_json", "the body is not valid JSON", 400) from None
 
 
@@ -74,7 +74,7 @@ def _hub(request: Request | WebSocket) -> Hub:
 
 
 def _seat_number(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise TableError("unknown_seat", f"there is no seat {text!r} (seats are 0 to 4)", 404)
     return int(text)
 
@@ -316,7 +316,7 @@ def _handle(hub: Hub, t: Table, c: Connection, message: Any) -> None:
         return
     try:
         msg = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         _refuse(c, "bad_json", "the message is not valid JSON")
         return
     if not isinstance(msg, dict):

@@ -57,7 +57,8 @@ class TableError(Exception):
 
 
 def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: any text a client sends hashes (and simply matches no seat)
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(slots=True)
@@ -314,7 +315,17 @@ def _int(body: Json, key: str, default: int | None, low: int, high: int) -> int 
 def check_name(value: object, what: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
         raise TableError("bad_name", f"{what} must be a text of 1 to {MAX_NAME} characters", 422)
+    if not value.isprintable() or not _encodes(value):
+        raise TableError("bad_name", f"{what} must be printable text", 422)
     return value.strip()
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def parse_new_table(body: object) -> tuple[Settings, list[StoredSeat]]:
