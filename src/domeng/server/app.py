@@ -306,6 +306,15 @@ def _refuse(c: Connection, code: str, text: str, reply_to: object = None) -> Non
     c.send({"type": "error", "code": code, "message": text, "reply_to": reply_to})
 
 
+def _reply_id(value: object) -> str | int | None:
+    """The ``id`` a client gave, to repeat as ``reply_to``: a text or a whole number only."""
+    if isinstance(value, str) and len(value) <= 100:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+        return value
+    return None
+
+
 def _handle(hub: Hub, t: Table, c: Connection, message: Any) -> None:
     text = message.get("text")
     if text is None:
@@ -322,7 +331,8 @@ def _handle(hub: Hub, t: Table, c: Connection, message: Any) -> None:
     if not isinstance(msg, dict):
         _refuse(c, "bad_message", "a message is a JSON object with a 'type'")
         return
-    reply_to = msg.get("id")
+    reply_to = _reply_id(msg.get("id"))
+    msg["id"] = reply_to
     kind = msg.get("type")
     if kind is None:
         _refuse(c, "missing_field", "a message needs a 'type'", reply_to)

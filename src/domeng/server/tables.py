@@ -121,7 +121,7 @@ class Connection:
         if self.outbox.qsize() >= QUEUE_LIMIT:
             self.close()
             return
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), allow_nan=False))
 
     def close(self) -> None:
         if not self.closed:
