@@ -114,6 +114,15 @@ async def person(
     return plays
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process so far (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def table_plays(http: httpx.AsyncClient) -> int:
     tables = (await http.get("/api/tables")).json()["tables"]
     return sum(t["state"] - t["round"] for t in tables)
@@ -145,6 +154,7 @@ async def run(args: argparse.Namespace) -> None:
                 r = (await http.post("/api/tables", json=body)).json()
                 people.append((r["id"], r["tokens"]["0"]))
             start_plays = await table_plays(http)
+            start_cpu = cpu_seconds(proc.pid)
             start = time.monotonic()
             stop_at = start + args.seconds
             latencies: list[float] = []
@@ -152,6 +162,7 @@ async def run(args: argparse.Namespace) -> None:
                 *(person(port, tid, tok, stop_at, latencies) for tid, tok in people)
             )
             elapsed = time.monotonic() - start
+            end_cpu = cpu_seconds(proc.pid)
             plays = await table_plays(http) - start_plays
     finally:
         proc.terminate()
@@ -166,6 +177,12 @@ async def run(args: argparse.Namespace) -> None:
     )
     print(f"moves per second (all tables): {plays / elapsed:.0f}")
     print(f"person plays: {sum(made)}")
+    if start_cpu is not None and end_cpu is not None and plays:
+        cpu = end_cpu - start_cpu
+        print(
+            f"service CPU: {cpu / elapsed:.0%} of a core, {cpu / plays * 1000:.2f} ms per move"
+            f" (load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+        )
     if latencies:
         ms = sorted(x * 1000 for x in latencies)
         p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
