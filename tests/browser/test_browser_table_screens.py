@@ -55,6 +55,16 @@ def visible_words(page: Any, names: list[str]) -> set[str]:
     return {w.lower() for w in WORD.findall(shown)}
 
 
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    """The box of the first element matching (the table redraws as the others play)."""
+    for _ in range(50):
+        box: dict[str, float] | None = page.locator(selector).first.bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{selector} never stood still")
+
+
 def start_page(page: Any, base: str) -> None:
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready=true]")
@@ -231,12 +241,12 @@ def test_a_phone_sized_screen_shows_the_whole_table(browser: Any, service: Any) 
     page.click("[data-new-game]")
     page.wait_for_selector("[data-tile]")
     board = page.locator("svg.board")
-    box = board.bounding_box()
-    assert box is not None and box["width"] <= 390
+    box = box_of(page, "svg.board")
+    assert box["width"] <= 390
     assert board.get_attribute("viewBox") == "0 0 600 870"
     # the tiles are big enough to tap
-    tile = page.locator("[data-tile]").first.bounding_box()
-    assert tile is not None and tile["width"] >= 24 and tile["height"] >= 48
+    tile = box_of(page, "[data-tile]")
+    assert tile["width"] >= 24 and tile["height"] >= 48
     # nothing wider than the screen
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()

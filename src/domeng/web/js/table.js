@@ -38,8 +38,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           <p class="status" role="status" aria-live="polite"></p>
           <button type="button" class="small show-summary" hidden data-i18n="table.show_summary"></button>
         </div>
-        <div class="board-wrap"></div>
         <div class="share" hidden></div>
+        <div class="board-wrap"></div>
       </div>
       <aside class="side">
         <h2 class="account-title"></h2>
@@ -251,6 +251,11 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     render();
   }
 
+  function waitingView(table) {
+    const none = [null, null, null, null, null];
+    return { line: [], plays: [], ends: null, turn: null, hand_counts: none, stones: table.stones, table: table.table, camat: table.camat, titles: table.titles, lacking: null };
+  }
+
   function presenceOf(s) {
     if (s.kind !== "person") return null;
     if (!s.taken) return "open";
@@ -298,7 +303,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       layout: layoutFor(lastWidth),
       me: mySeatShown ? c.seat : 0,
       names: nm,
-      view: v,
+      view: v || (table ? waitingView(table) : null),
       hand: v && mySeatShown && !isCovered ? v.hand : null,
       playable,
       myTurn: myTurn && !isCovered,
