@@ -13,6 +13,10 @@ export function levelLabel(level) {
   return s === key ? level : s;
 }
 
+export function isLoopback(url) {
+  return /\/\/(127\.|localhost|\[::1\])/.test(url);
+}
+
 function shareBase() {
   return (window.domengAddress || location.origin).replace(/\/$/, "");
 }
@@ -235,6 +239,7 @@ export function lobbyPage(root) {
           const url = shareBase() + j;
           out.appendChild(h("p", {}, [h("a", { class: "share-link", href: url, text: url })]));
         }
+        if (isLoopback(shareBase())) out.appendChild(h("p", { class: "muted", text: t("table.share_local") }));
       }
       const go = seatsAt(created.id).length ? `#/table/${created.id}` : `#/watch/${created.id}`;
       out.appendChild(h("a", { class: "button primary", href: go, text: t("lobby.go_to_table") }));

@@ -6,6 +6,7 @@ import { describe } from "./account.js";
 import { drawBoard, layoutFor } from "./board.js";
 import { setTermText, t, termify } from "./i18n.js";
 import { h, summaryElement } from "./summary.js";
+import { isLoopback } from "./lobby.js";
 import { showApiError, showError, showServiceError } from "./ui.js";
 
 function socketUrl(id) {
@@ -207,7 +208,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   }
 
   function names() {
-    return st.table ? st.table.seats.map((s) => s.name || t("table.open_seat")) : ["", "", "", "", ""];
+    if (!st.table) return ["", "", "", "", ""];
+    return st.table.seats.map((s) => (s.kind === "person" && !s.taken ? t("table.open_seat") : s.name));
   }
 
   function onTile(tile) {
@@ -346,6 +348,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         const url = base.replace(/\/$/, "") + j;
         share.appendChild(h("p", {}, [h("a", { href: url, class: "share-link", text: url })]));
       }
+      if (isLoopback(base)) share.appendChild(h("p", { class: "muted", text: t("table.share_local") }));
     }
 
     // the running account
