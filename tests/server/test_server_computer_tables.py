@@ -36,7 +36,9 @@ def test_a_table_of_computer_players_plays_and_its_record_replays(
     table = service.http.get(f"/api/tables/{t['id']}").json()
     assert table["round"] == 3
 
-    record = service.http.get(f"/api/tables/{t['id']}/record").json()
+    download = service.http.get(f"/api/tables/{t['id']}/record", params={"download": 1})
+    assert "attachment" in download.headers["content-disposition"]
+    record = download.json()
     assert record["format"] == "domeng.record/1"
     assert len(record["rounds"]) == 3
     game, players = game_from_record(record)

@@ -120,3 +120,32 @@ def test_the_next_round_starts_when_the_people_are_ready(service: Any) -> None:
     assert len(new["view"]["hand"]) == 5
     ann.close()
     bo.close()
+
+
+def test_a_table_nobody_is_at_waits_after_the_round(service: Any) -> None:
+    level = service.level()
+    seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": level}] * 4
+    t = service.new_table(seats, pace_ms=0, stand_in=level, replace_after_ms=0)
+    watcher = service.socket(t["id"])
+    first = watcher.hello()
+    # Ann never comes: her stand-in plays the round out, then the table waits for her
+    if first["table"]["status"] != "between":
+        watcher.until(lambda m: m.get("table", {}).get("status") == "between")
+    try:
+        m = watcher.recv(timeout=0.3)
+        assert m["table"]["round"] == 1, m
+    except TimeoutError:
+        pass
+    table = service.http.get(f"/api/tables/{t['id']}").json()
+    assert table["status"] == "between"
+    assert table["seats"][0]["stand_in"]
+    # she comes back: the next round waits for her ready, then starts
+    ann = service.socket(t["id"])
+    state = ann.hello(t["tokens"]["0"])
+    assert state["table"]["status"] == "between"
+    assert state["table"]["seats"][0]["ready"] is False
+    ann.send({"type": "ready"})
+    new = ann.until(lambda m: m["type"] == "update" and m["table"]["round"] == 2)
+    assert len(new["view"]["hand"]) == 5
+    ann.close()
+    watcher.close()
