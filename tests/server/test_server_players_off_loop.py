@@ -1,0 +1,52 @@
+"""Computer players think in worker threads or processes, never on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import random
+import threading
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from domeng.engine import Game, Move, SeatView
+from domeng.server import players
+from domeng.server.players import BotRunner
+
+
+def test_a_computer_player_chooses_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads: list[int] = []
+
+    def choose(level: str, seed: int, v: SeatView) -> Move:
+        threads.append(threading.get_ident())
+        return v.legal_moves[0]
+
+    monkeypatch.setattr(players, "choose_move", choose)
+    game = Game()
+    game.deal(random.Random(1))
+    turn = game.turn
+    assert turn is not None
+    view = game.view(turn)
+
+    async def run() -> tuple[Move, int]:
+        runner = BotRunner()
+        try:
+            return await runner.choose("basic", 1, view), threading.get_ident()
+        finally:
+            runner.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        chosen, loop_thread = pool.submit(asyncio.run, run()).result(timeout=30)
+    assert chosen in view.legal_moves
+    assert threads and threads[0] != loop_thread
+
+
+def test_light_players_use_threads_and_the_others_processes() -> None:
+    runner = BotRunner()
+    try:
+        assert isinstance(runner._executor("random"), ThreadPoolExecutor)
+        assert isinstance(runner._executor("basic"), ThreadPoolExecutor)
+        assert isinstance(runner._executor("expert:strong"), ProcessPoolExecutor)
+    finally:
+        runner.close()
