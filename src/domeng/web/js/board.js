@@ -72,9 +72,9 @@ function seatPanel(o) {
       g.appendChild(place(tileFace(a, b, fs), fx, 2, 90));
     });
   } else if (count !== null && count !== undefined) {
-    const bs = 9;
+    const bs = 11;
     for (let i = 0; i < count; i++) {
-      const bx = (i - (count - 1) / 2) * (bs + 5);
+      const bx = (i - (count - 1) / 2) * (bs + 6);
       g.appendChild(place(tileBack(bs), bx, 2));
     }
     if (count === 0) g.appendChild(text(0, 7, "—", { class: "seat-small", "text-anchor": "middle" }));
@@ -137,7 +137,13 @@ export function drawBoard(o) {
     role: "group",
     "aria-label": t("board.label"),
   });
-  svg.appendChild(el("rect", { x: 0, y: 0, width: L.w, height: L.h, rx: 36, class: "felt" }));
+  const grad = el("radialGradient", { id: "felt-light", cx: "50%", cy: "45%", r: "65%" }, [
+    el("stop", { offset: "0%", "stop-color": "#2b8a5b" }),
+    el("stop", { offset: "70%", "stop-color": "#1f6b45" }),
+    el("stop", { offset: "100%", "stop-color": "#164f33" }),
+  ]);
+  svg.appendChild(el("defs", {}, [grad]));
+  svg.appendChild(el("rect", { x: 2, y: 2, width: L.w - 4, height: L.h - 4, rx: 34, class: "felt", fill: "url(#felt-light)" }));
   svg.appendChild(el("rect", { x: 12, y: 12, width: L.w - 24, height: L.h - 24, rx: 28, class: "felt-edge" }));
 
   if (!v) return svg;
