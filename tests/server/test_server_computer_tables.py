@@ -74,11 +74,16 @@ def test_a_table_of_computer_players_plays_and_its_record_replays(
     assert bad.json()["error"]["code"] == "bad_record"
 
 
-def test_the_replay_of_a_table_leaves_out_the_round_being_played(service: Any) -> None:
+def test_the_round_being_played_at_a_persons_table_is_in_no_record_or_replay(
+    service: Any,
+) -> None:
     level = service.level()
     seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": level}] * 4
     t = service.new_table(seats, pace_ms=0, stand_in=None)
+    assert service.http.get(f"/api/tables/{t['id']}").json()["status"] == "playing"
+    # the deal would show every hand: it stays out until the round is over
     replay = service.http.get(f"/api/tables/{t['id']}/replay").json()
     assert replay["rounds"] == []
     record = service.http.get(f"/api/tables/{t['id']}/record").json()
-    assert len(record["rounds"]) == 1  # dealt, unfinished: the record has it
+    assert record["rounds"] == []
+    assert record["players"][0] == "Ann"

@@ -142,6 +142,8 @@ def test_a_killed_server_resumes_every_table_exactly(tmp_path: Path) -> None:
         state = got[-1]
         assert state["view"]["seat"] == 0
         assert state["state"] == table_before["state"]
+        for key in ("round", "turn", "hand", "hand_counts", "line", "plays", "stones", "lacking"):
+            assert state["view"][key] == latest["view"][key], key
         if state["view"]["summary"] is None:
             move = state["view"]["legal_moves"][0]
             ws.send(json.dumps({"type": "play", **move, "state": state["state"]}))

@@ -279,9 +279,24 @@ class Table:
             v["events"] = self.events_json()
         return v
 
+    @property
+    def hides_last_round(self) -> bool:
+        """A round being played at a table with a person's seat: its deal is nobody's to see."""
+        people = any(s.stored.kind == "person" for s in self.seats)
+        return people and self.started and not self.game.round.finished
+
     def record_json(self) -> Json:
-        """The game so far as a ``domeng.record/1`` document."""
-        return record_of(self.game, self.names)
+        """The game so far as a ``domeng.record/1`` document.
+
+        A record holds every deal, so while a round is being played at a table
+        with a person's seat that round is left out (it would show every hand);
+        at a table of computer players the record goes up to the last play.
+        """
+        if not self.hides_last_round:
+            return record_of(self.game, self.names)
+        shown = Game(self.game.variants)
+        shown.rounds = self.game.rounds[:-1]
+        return record_of(shown, self.names)
 
 
 def rebuild(stored: StoredTable) -> Game:
