@@ -251,3 +251,52 @@ def test_a_phone_sized_screen_shows_the_whole_table(browser: Any, service: Any) 
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
     assert errors == []
+
+
+LAYOUT_CHECK = """async () => {
+  const { layoutLine } = await import("/web/js/svg.js");
+  const box = { left: 228, right: 772, cy: 318 };
+  const s = 30;
+  let seed = 7;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const problems = [];
+  for (let game = 0; game < 300; game++) {
+    // a line of 25 tiles: numbers that join, doubles now and then
+    const total = 1 + rand(25);
+    const opening = rand(total);
+    const line = [];
+    let n = rand(7);
+    for (let i = 0; i < total; i++) {
+      // a LEMPA now and then, never two in a row (each tile is in the set once)
+      const lempa = rand(4) === 0 && !(i > 0 && line[i - 1][0] === line[i - 1][1]);
+      let m = lempa ? n : rand(7);
+      if (!lempa && m === n) m = (n + 1 + rand(6)) % 7;
+      line.push([n, m]);
+      n = m;
+    }
+    const { tiles } = layoutLine(line, opening, box, s);
+    const rects = tiles.map((t) => {
+      const across = Math.abs(t.angle % 180) === 90;
+      const w = across ? s : 2 * s;
+      const h = across ? 2 * s : s;
+      return { x0: t.cx - w / 2, x1: t.cx + w / 2, y0: t.cy - h / 2, y1: t.cy + h / 2, key: t.key };
+    });
+    for (const r of rects) {
+      if (r.x0 < box.left - 1.5 * s - 0.5 || r.x1 > box.right + 1.5 * s + 0.5) problems.push(["outside", game, r]);
+    }
+    for (let i = 0; i < rects.length; i++) {
+      for (let j = i + 1; j < rects.length; j++) {
+        const a = rects[i], b = rects[j];
+        const dx = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+        const dy = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+        if (dx > 0.5 && dy > 0.5) problems.push(["overlap", game, a, b]);
+      }
+    }
+  }
+  return problems.slice(0, 5);
+}"""
+
+
+def test_the_line_turns_at_the_edges_and_no_tiles_overlap(page: Any, service: Any) -> None:
+    start_page(page, service.base)
+    assert page.evaluate(LAYOUT_CHECK) == []

@@ -16,7 +16,7 @@ const LAYOUTS = {
       [904, 330],
     ],
     hand: [560, 586],
-    box: { left: 228, right: 772, cy: 318 },
+    box: { left: 228, right: 772, cy: 318, top: 140, bottom: 540 },
     s: 30,
     pile: [500, 60],
     handS: 40,
@@ -32,12 +32,16 @@ const LAYOUTS = {
       [514, 584],
     ],
     hand: [300, 800],
-    box: { left: 68, right: 532, cy: 330 },
+    box: { left: 68, right: 532, cy: 330, top: 130, bottom: 620 },
     s: 26,
     pile: [300, 66],
     handS: 42,
   },
 };
+
+function fits(laid, box, s) {
+  return laid.tiles.every((t) => t.cy - s >= box.top && t.cy + s <= box.bottom);
+}
 
 function stoneIcon(x, y, r) {
   return el("circle", { cx: x, cy: y, r, class: "stone" });
@@ -151,12 +155,18 @@ export function drawBoard(o) {
 
   // the line
   const lineG = el("g", { class: "line" });
-  const laid = layoutLine(v.line, openingIndex(v.plays), L.box, L.s);
+  // a very long line one way gets smaller tiles rather than leaving the felt
+  let ls = L.s;
+  let laid = layoutLine(v.line, openingIndex(v.plays), L.box, ls);
+  for (let k = 0; k < 4 && !fits(laid, L.box, ls); k++) {
+    ls *= 0.85;
+    laid = layoutLine(v.line, openingIndex(v.plays), L.box, ls);
+  }
   for (const tl of laid.tiles) {
     const outer = el("g", { "data-line-tile": tl.key });
     place(outer, tl.cx, tl.cy, tl.angle);
     const inner = el("g", { class: o.fresh && o.fresh.has(tl.key) ? "fresh" : "" });
-    const face = tileFace(tl.a, tl.b, L.s);
+    const face = tileFace(tl.a, tl.b, ls);
     face.querySelector("title").textContent = `[${tl.key.replace("-", "|")}]`;
     inner.appendChild(face);
     outer.appendChild(inner);
@@ -171,13 +181,13 @@ export function drawBoard(o) {
   if (o.endChoices && laid.ends) {
     for (const end of o.endChoices) {
       const p = laid.ends[end];
-      const x = p.x + p.dir[0] * L.s * 0.95;
-      const y = p.y + p.dir[1] * L.s * 0.95;
+      const x = p.x + p.dir[0] * ls * 0.95;
+      const y = p.y + p.dir[1] * ls * 0.95;
       const label = t(end === "left" ? "end_left" : "end_right");
       const g = el("g", { class: "end-choice", "data-end": end, tabindex: 0, role: "button", "aria-label": `${label}: ${v.ends[end === "left" ? 0 : 1]}` });
-      g.appendChild(el("circle", { cx: x, cy: y, r: L.s * 0.85, class: "end-ring" }));
+      g.appendChild(el("circle", { cx: x, cy: y, r: Math.max(ls, 24) * 0.85, class: "end-ring" }));
       g.appendChild(text(x, y + 6, String(v.ends[end === "left" ? 0 : 1]), { "text-anchor": "middle", class: "end-num" }));
-      g.appendChild(text(x, y + L.s * 0.85 + 16, label, { "text-anchor": "middle", class: "end-label" }));
+      g.appendChild(text(x, y + Math.max(ls, 24) * 0.85 + 16, label, { "text-anchor": "middle", class: "end-label" }));
       g.addEventListener("click", () => o.onEnd(end));
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {

@@ -108,7 +108,8 @@ function walkArm(tiles, start, sign, box, s) {
   for (const t of tiles) {
     const dbl = t.inner === t.outer;
     if (phase === "h" && !dbl) {
-      const edge = p.x + d[0] * 2 * s;
+      // keep room for a LEMPA after this tile: it never turns, so it may stick out by s
+      const edge = p.x + d[0] * 3 * s;
       if ((d[0] > 0 && edge > box.right) || (d[0] < 0 && edge < box.left)) {
         lastH = d[0];
         const d2 = [0, sign];
