@@ -149,6 +149,47 @@ _TABLE_PAYS_PASS: tuple[StonesMoved, ...] = tuple(
     for passebunge in (False, True)
 )
 """``_TABLE_PAYS_PASS[2 * seat + passebunge]``: the table's stones for that pass."""
+_PASSED_GOT: tuple[Passed, ...] = tuple(
+    _new(Passed, (seat, passebunge, got, left, right))
+    for seat in range(SEATS)
+    for passebunge in (False, True)
+    for got in range(3)
+    for left in range(7)
+    for right in range(7)
+)
+"""``_PASSED_GOT[((2 * seat + passebunge) * 3 + got) * 49 + left * 7 + right]``: any pass."""
+_PASS_STONES: tuple[StonesMoved, ...] = tuple(
+    _new(
+        StonesMoved,
+        (
+            None if giver == SEATS else giver,
+            receiver,
+            amount,
+            Reason.PASSEBUNGE if passebunge else Reason.PASS,
+        ),
+    )
+    for giver in range(SEATS + 1)
+    for receiver in range(SEATS)
+    for amount in (1, 2)
+    for passebunge in (False, True)
+)
+"""``_PASS_STONES[((giver * 5 + receiver) * 2 + amount - 1) * 2 + passebunge]``: stones for a
+pass (giver 5: the table)."""
+_REASONS: tuple[Reason, ...] = tuple(Reason)
+"""The reasons by index (_give takes an index: an enum-keyed look-up would run Python code)."""
+_GIVEN: tuple[StonesMoved, ...] = tuple(
+    _new(StonesMoved, (None if giver == SEATS else giver, receiver, amount, reason))
+    for giver in range(SEATS + 1)
+    for receiver in range(SEATS)
+    for amount in range(1, 6)
+    for reason in _REASONS
+)
+"""``_GIVEN[((giver * 5 + receiver) * 5 + amount - 1) * 7 + reason index]``: a transfer of 1 to 5
+stones (giver 5: the table)."""
+_FIRST_CAPPU, _CEKI, _POLLO, _MANGUNO, _MATTIKKENG = (
+    _REASONS.index(r)
+    for r in (Reason.FIRST_CAPPU, Reason.CEKI, Reason.POLLO, Reason.MANGUNO, Reason.MATTIKKENG)
+)
 
 
 def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
@@ -420,9 +461,9 @@ class Round:
     def _pass(self, seat: int, left: int, right: int) -> None:
         events = self.events
         if self.played_seats >> seat & 1:
-            amount, passebunge, reason = 1, False, Reason.PASS
+            amount, passebunge = 1, False
         else:
-            amount, passebunge, reason = 2, True, Reason.PASSEBUNGE
+            amount, passebunge = 2, True
         table = self.table
         if table >= amount:  # the usual case: the table pays it all
             self.table = table - amount
@@ -439,29 +480,31 @@ class Round:
         part = 0
         if giver is not None and giver != seat:
             part = rest if rest <= stones[giver] else stones[giver]
-        events.append(_new(Passed, (seat, passebunge, table + part, left, right)))
+        k = seat + seat + passebunge
+        events.append(_PASSED_GOT[(k * 3 + table + part) * 49 + left * 7 + right])
         if table:
             self.table = 0
             stones[seat] += table
-            events.append(_new(StonesMoved, (None, seat, table, reason)))
+            events.append(_PASS_STONES[((SEATS * 5 + seat) * 2 + table - 1) * 2 + passebunge])
         if part and giver is not None:
             stones[giver] -= part
             stones[seat] += part
-            events.append(_new(StonesMoved, (giver, seat, part, reason)))
+            events.append(_PASS_STONES[((giver * 5 + seat) * 2 + part - 1) * 2 + passebunge])
 
     def _give(
-        self, receiver: int, amount: int, givers: Sequence[int], reason: Reason
+        self, receiver: int, amount: int, givers: Sequence[int], reason: int
     ) -> list[StonesMoved]:
         """Give ``amount`` stones to ``receiver``: the table first, then the givers in
         order, each as much as they hold; a giver who is the receiver moves nothing.
-        What they cannot cover is not given. Returns the transfers made."""
+        What they cannot cover is not given. Returns the transfers made. ``reason`` is an
+        index in _REASONS; ``amount`` is at most 5."""
         stones = self.stones
         moved: list[StonesMoved] = []
         take = amount if amount <= self.table else self.table
         if take:
             self.table -= take
             stones[receiver] += take
-            moved.append(_new(StonesMoved, (None, receiver, take, reason)))
+            moved.append(_GIVEN[((SEATS * 5 + receiver) * 5 + take - 1) * 7 + reason])
         rest = amount - take
         for giver in givers:
             if not rest:
@@ -472,17 +515,17 @@ class Round:
             if part:
                 stones[giver] -= part
                 stones[receiver] += part
-                moved.append(_new(StonesMoved, (giver, receiver, part, reason)))
+                moved.append(_GIVEN[((giver * 5 + receiver) * 5 + part - 1) * 7 + reason])
                 rest -= part
         return moved
 
     def _end_cappu(self, seat: int, t: Tile, mappakuling: bool) -> None:
         if not mappakuling:
-            finish, amount, reason = Finish.PLAIN, 1, Reason.FIRST_CAPPU
+            finish, amount, reason = Finish.PLAIN, 1, _FIRST_CAPPU
         elif HIGH[t] == LOW[t]:
-            finish, amount, reason = Finish.POLLO, 5, Reason.POLLO
+            finish, amount, reason = Finish.POLLO, 5, _POLLO
         else:
-            finish, amount, reason = Finish.CEKI, 3, Reason.CEKI
+            finish, amount, reason = Finish.CEKI, 3, _CEKI
         cucuq = _PREV[seat]
         hands = self.hands
         ended = (
@@ -525,11 +568,11 @@ class Round:
             ),
         )
         if cucuq is not None:
-            moved = self._give(cucuq, 1, (manguno,), Reason.MANGUNO)
+            moved = self._give(cucuq, 1, (manguno,), _MANGUNO)
         else:
             single = len(mattikkeng) == 1 and totals[winner] < limit
             givers = (winner, *(s for s in mattikkeng if s != winner))
-            moved = self._give(manguno, 5 if single else 1, givers, Reason.MATTIKKENG)
+            moved = self._give(manguno, 5 if single else 1, givers, _MATTIKKENG)
         self._finish(ended, moved)
 
     def _finish(self, ended: RoundEnded, moved: list[StonesMoved]) -> None:
