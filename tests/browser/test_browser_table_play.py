@@ -193,4 +193,4 @@ def test_leaving_the_seat_opens_it_for_someone_else(page: Any, service: Any) -> 
     assert page.evaluate("localStorage.getItem('domeng.seats')").find(table_id) == -1
     # the start page offers the open seat
     item = page.locator(".tables.live .table-item", has_text=table_id)
-    assert item.get_by_role("button", name="Sit at seat 1").is_visible()
+    item.get_by_role("button", name="Sit at seat 1").wait_for()

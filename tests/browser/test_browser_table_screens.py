@@ -282,7 +282,8 @@ LAYOUT_CHECK = """async () => {
       return { x0: t.cx - w / 2, x1: t.cx + w / 2, y0: t.cy - h / 2, y1: t.cy + h / 2, key: t.key };
     });
     for (const r of rects) {
-      if (r.x0 < box.left - 1.5 * s - 0.5 || r.x1 > box.right + 1.5 * s + 0.5) problems.push(["outside", game, r]);
+      const out = r.x0 < box.left - 1.5 * s - 0.5 || r.x1 > box.right + 1.5 * s + 0.5;
+      if (out) problems.push(["outside", game, r]);
     }
     for (let i = 0; i < rects.length; i++) {
       for (let j = i + 1; j < rects.length; j++) {
