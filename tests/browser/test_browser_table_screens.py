@@ -83,6 +83,18 @@ def test_every_language_has_every_text() -> None:
                 assert set(re.findall(r"\{\w+\}", doc[key])) == holes, (lang, key)
 
 
+def test_every_text_the_pages_ask_for_exists() -> None:
+    en = texts("en")
+    asked: set[str] = set()
+    for path in (WEB / "js").glob("*.js"):
+        source = path.read_text(encoding="utf-8")
+        asked |= set(re.findall(r'\bt\(\s*"([\w.:-]+)"', source))
+        asked |= set(re.findall(r'data-i18n="([\w.:-]+)"', source))
+    asked |= set(re.findall(r'data-i18n="([\w.:-]+)"', (WEB / "index.html").read_text()))
+    assert asked, "no texts found"
+    assert sorted(k for k in asked if k not in en) == []
+
+
 def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any) -> None:
     start_page(page, service.base)
     page.select_option('[data-seat-kind="1"]', "me")
