@@ -52,8 +52,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           <a class="button small" href="#/rules" data-i18n="nav.rules"></a>
         </div>
       </aside>
-      <div class="overlay summary-layer" hidden></div>
-      <div class="overlay cover" hidden>
+      <div class="overlay summary-layer" role="dialog" aria-modal="true" aria-labelledby="summary-title" hidden></div>
+      <div class="overlay cover" role="dialog" aria-modal="true" hidden>
         <div class="cover-card">
           <p class="cover-text"></p>
           <button type="button" class="primary reveal" data-reveal></button>
@@ -365,7 +365,9 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       const actions = h("div", { class: "actions" });
       const finished = table && table.status === "finished";
       if (seated().length && !finished) {
-        const sent = st.readySent === v.round;
+        const mine = seated().map((x) => x.seat);
+        const saidReady = !!table && mine.every((n) => table.seats[n].ready === true);
+        const sent = st.readySent === v.round || saidReady;
         const btn = h("button", { type: "button", class: "primary", "data-next-round": "", disabled: sent, text: t(sent ? "summary.waiting" : "summary.next_round") });
         btn.addEventListener("click", readyAll);
         actions.appendChild(btn);
