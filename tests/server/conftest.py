@@ -25,6 +25,21 @@ from domeng.server import SQLiteStorage, create_app
 
 Json = dict[str, Any]
 TIMEOUT = 10.0
+SERVICE_THREAD = "domeng-test-service"
+
+
+class ServiceFaults(logging.Handler):
+    """Every error or traceback the service thread logs, over the whole session."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.faults: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.threadName == SERVICE_THREAD and (
+            record.levelno >= logging.ERROR or record.exc_info
+        ):
+            self.faults.append(record.getMessage())
 
 
 class Service:
@@ -101,7 +116,7 @@ def start_service(db: Path) -> tuple[uvicorn.Server, threading.Thread, str]:
     # log_config=None: the service's log records reach the root logger (and caplog)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, daemon=True, name=SERVICE_THREAD)
     thread.start()
     deadline = time.monotonic() + TIMEOUT
     while not server.started:
@@ -115,12 +130,19 @@ def start_service(db: Path) -> tuple[uvicorn.Server, threading.Thread, str]:
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     db = tmp_path_factory.mktemp("server") / "tables.sqlite3"
+    faults = ServiceFaults()
+    logging.getLogger().addHandler(faults)
     server, thread, base = start_service(db)
     s = Service(base)
-    yield s
-    s.http.close()
-    server.should_exit = True
-    thread.join(TIMEOUT)
+    try:
+        yield s
+    finally:
+        s.http.close()
+        server.should_exit = True
+        thread.join(TIMEOUT)
+        logging.getLogger().removeHandler(faults)
+    # errors logged late (after the test that caused them) are caught here
+    assert not faults.faults, faults.faults
 
 
 @pytest.fixture(autouse=True)
@@ -128,5 +150,6 @@ def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """The service logs no error and no traceback during any test."""
     caplog.set_level(logging.WARNING)
     yield
-    bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    records = [*caplog.get_records("setup"), *caplog.get_records("call"), *caplog.records]
+    bad = [r for r in records if r.levelno >= logging.ERROR or r.exc_info]
     assert not bad, [r.getMessage() for r in bad]
