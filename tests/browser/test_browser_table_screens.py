@@ -313,3 +313,21 @@ LAYOUT_CHECK = """async () => {
 def test_the_line_turns_at_the_edges_and_no_tiles_overlap(page: Any, service: Any) -> None:
     start_page(page, service.base)
     assert page.evaluate(LAYOUT_CHECK) == []
+
+
+def test_watching_a_table_shows_no_hand(page: Any, service: Any) -> None:
+    computer = {"kind": "computer", "level": "basic"}
+    table = service.post("/api/tables", {"seats": [computer] * 5, "pace_ms": 150})
+    start_page(page, service.base)
+    item = page.locator(".tables.live .table-item", has_text=table["id"])
+    item.get_by_role("link", name="Watch").click()
+    page.wait_for_url(f"**/#/watch/{table['id']}")
+    page.wait_for_selector("[data-line-tile]")
+    assert page.locator("[data-tile]").count() == 0
+    assert page.locator("svg.board .seat").count() == 5
+    assert page.locator("svg.board .tile-back").count() > 0
+    page.wait_for_function("document.querySelectorAll('.account li').length >= 3")
+    assert (
+        "is in turn" in page.locator(".status").inner_text()
+        or page.locator("[data-round-summary]").count()
+    )

@@ -91,7 +91,7 @@ function seatPanel(o) {
   const star = text(-6, h / 2 - 12, `★ ${titles}`, { class: "seat-small" });
   g.appendChild(titled(star, `${t("board.titles")}: ${titles}`));
   if (camat) {
-    const badge = el("g", { class: "camat-badge", transform: `translate(${w / 2 - 38} ${h / 2 - 17})` });
+    const badge = el("g", { class: "camat-badge", transform: `translate(${w / 2 - 30} ${-h / 2})` });
     badge.appendChild(el("rect", { x: -32, y: -10, width: 64, height: 20, rx: 10 }));
     badge.appendChild(text(0, 5, "CAMAT", { "text-anchor": "middle" }));
     g.appendChild(titled(badge, `CAMAT — ${termMeaning("CAMAT")}`));
