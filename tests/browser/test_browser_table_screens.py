@@ -320,7 +320,7 @@ def test_watching_a_table_shows_no_hand(page: Any, service: Any) -> None:
     table = service.post("/api/tables", {"seats": [computer] * 5, "pace_ms": 150})
     start_page(page, service.base)
     item = page.locator(".tables.live .table-item", has_text=table["id"])
-    item.get_by_role("link", name="Watch").click()
+    item.get_by_role("link", name="Watch", exact=True).click()
     page.wait_for_url(f"**/#/watch/{table['id']}")
     page.wait_for_selector("[data-line-tile]")
     assert page.locator("[data-tile]").count() == 0
