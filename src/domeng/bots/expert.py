@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from domeng.engine import Move, Round, SeatView, determinize
+from domeng.engine.tiles import NUMBER_MASK
 
 from .base import Player
 from .inference import DEFAULT_MODEL, ModelParams, PlayModel
@@ -53,9 +54,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "expert:fast": Level("expert:fast", 300, 0.25),
-    "expert": Level("expert", 2000, 0.95),
-    "expert:strong": Level("expert:strong", 8000, 4.0),
+    "expert:fast": Level("expert:fast", 500, 0.3),
+    "expert": Level("expert", 5000, 0.95),
+    "expert:strong": Level("expert:strong", 20000, 4.0),
 }
 
 
@@ -78,6 +79,7 @@ def search(
     new_world: Callable[[], World] | None = None,
     weights: Weights = DEFAULT_WEIGHTS,
     objective: Objective = DEFAULT_OBJECTIVE,
+    excluded: list[int] | None = None,
 ) -> Move:
     """Pick among ``moves`` by play-outs from the determinized ``worlds``.
 
@@ -110,7 +112,7 @@ def search(
                 rng.setstate(state)
                 r = base.clone()
                 r.play(moves[i])
-                play_out(r, rng, weights)
+                play_out(r, rng, weights, excluded)
                 totals[i] += weight * round_value(r, seat, since, objective)
                 mass[i] += weight
                 counts[i] += 1
@@ -142,6 +144,7 @@ class ExpertPlayer(Player):
         weights: Weights = DEFAULT_WEIGHTS,
         objective: Objective = DEFAULT_OBJECTIVE,
         model: ModelParams | None = DEFAULT_MODEL,
+        fair: bool = False,
     ) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.level = level
@@ -149,6 +152,7 @@ class ExpertPlayer(Player):
         self.weights = weights
         self.objective = objective
         self.model = model
+        self.fair = fair
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
@@ -180,7 +184,20 @@ class ExpertPlayer(Player):
             new_world,
             self.weights,
             self.objective,
+            _excluded(view) if self.fair else None,
         )
+
+
+def _excluded(v: SeatView) -> list[int]:
+    """Per seat, the tiles its passes rule out (from the view's ``lacking``)."""
+    out = []
+    for lacking in v.lacking:
+        mask = 0
+        for n in range(7):
+            if lacking >> n & 1:
+                mask |= NUMBER_MASK[n]
+        out.append(mask)
+    return out
 
 
 def expert_factory(level_name: str) -> Callable[[int | None], Player]:

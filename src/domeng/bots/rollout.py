@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from domeng.engine import Move, Round, StonesMoved
+from domeng.engine import Move, Passed, Round, StonesMoved
 from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TILE_COUNT
 
 _OTHER: tuple[int, ...] = tuple(
@@ -27,6 +27,19 @@ _LEMPA = tuple(HIGH[t] == LOW[t] for t in range(TILE_COUNT))
 _NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
 """``_NUMS[t]``: the numbers tile t shows, as a 7-bit mask."""
 _NEXT = (1, 2, 3, 4, 0)
+_VARIETY: dict[int, int] = {}
+"""How many different numbers the tiles of a set show, by set (filled as met)."""
+
+
+def _variety(tiles: int) -> int:
+    nums = 0
+    x = tiles
+    while x:
+        low = x & -x
+        nums |= _NUMS[low.bit_length() - 1]
+        x ^= low
+    _VARIETY[tiles] = count = nums.bit_count()
+    return count
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +70,17 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
-def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -> Move:
+def heuristic_move(
+    r: Round,
+    rng: random.Random,
+    w: Weights = DEFAULT_WEIGHTS,
+    excluded: list[int] | None = None,
+) -> Move:
     """A quick, sensible move for the seat in turn (the round must not be over).
 
-    The rules of thumb of ``basic``, played in a guessed world: where ``basic``
-    reasons about what the others may hold, this looks at the world's hands.
+    The rules of thumb of ``basic``. With ``excluded`` (per seat, the tiles its
+    passes ruled out) the seat reasons only from what it could know, as
+    ``basic`` does; without it, it looks at the (guessed) world's hands.
     """
     ms = r.legal_moves()
     if len(ms) == 1:
@@ -73,8 +92,13 @@ def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -
     assert seat is not None
     hands = r.hands
     hand = hands[seat]
-    others = r.in_hands & ~hand
-    nxt = hands[_NEXT[seat]]
+    nxt_seat = _NEXT[seat]
+    if excluded is None:
+        others = r.in_hands & ~hand
+        nxt = hands[nxt_seat]
+    else:
+        others = (r.in_hands | r.unused) & ~hand  # what this seat cannot see
+        nxt = others & ~excluded[nxt_seat]  # what the next seat may hold
     left, right = r.left, r.right
     best = ms[0]
     best_score = -1e9
@@ -90,14 +114,11 @@ def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -
         else:
             nl, nr = _OTHER[t * 7 + left], right
         fit = ENDS_MASK[nl * 7 + nr]
-        nums = 0
-        x = rest
-        while x:
-            low = x & -x
-            nums |= _NUMS[low.bit_length() - 1]
-            x ^= low
+        variety = _VARIETY.get(rest)
+        if variety is None:
+            variety = _variety(rest)
         mine = rest & fit
-        score = w.pips * PIPS[t] + w.numbers * nums.bit_count() + rnd() * 1e-3
+        score = w.pips * PIPS[t] + w.numbers * variety + rnd() * 1e-3
         if _LEMPA[t]:
             score += w.lempa
         if mine:
@@ -111,6 +132,10 @@ def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -
                 score += _block_value(r, seat, rest)
         elif not nxt & fit:
             score += w.nextpass
+        elif excluded is not None:
+            count = hands[nxt_seat].bit_count()
+            if count <= 2:
+                score -= w.danger * _danger(nxt & fit, nl, nr, count) * count / nxt.bit_count()
         elif nxt.bit_count() == 1:
             c = nxt  # the next seat's last tile fits: it finishes, this seat is CUCUQ
             c_t = c.bit_length() - 1
@@ -123,6 +148,21 @@ def heuristic_move(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -
             best_score = score
             best = m
     return best
+
+
+def _danger(may_fit: int, nl: int, nr: int, count: int) -> float:
+    """Stones this seat may receive as CUCUQ if the next seat finishes (as ``basic``)."""
+    danger = 0.0
+    while may_fit:
+        low = may_fit & -may_fit
+        c = low.bit_length() - 1
+        may_fit ^= low
+        if nl == nr:
+            stones = 5 if _LEMPA[c] and HIGH[c] == nl else 1
+        else:
+            stones = 3 if _NUMS[c] == (1 << nl) | (1 << nr) else 1
+        danger += stones if count == 1 else 0.3 * stones
+    return danger
 
 
 def _block_value(r: Round, seat: int, rest: int) -> float:
@@ -146,10 +186,39 @@ def _block_value(r: Round, seat: int, rest: int) -> float:
     return 8.0
 
 
-def play_out(r: Round, rng: random.Random, w: Weights = DEFAULT_WEIGHTS) -> None:
-    """Play the round to its end with :func:`heuristic_move` for every seat."""
+def play_out(
+    r: Round,
+    rng: random.Random,
+    w: Weights = DEFAULT_WEIGHTS,
+    excluded: list[int] | None = None,
+) -> None:
+    """Play the round to its end with :func:`heuristic_move` for every seat.
+
+    With ``excluded`` (per seat, tiles ruled out by its passes so far; updated
+    here as new passes happen) every seat plays from what it could know.
+    """
+    if excluded is None:
+        while r.turn is not None:
+            r.play(heuristic_move(r, rng, w))
+        return
+    excluded = excluded[:]
+    events = r.events
     while r.turn is not None:
-        r.play(heuristic_move(r, rng, w))
+        n = len(events)
+        r.play(heuristic_move(r, rng, w, excluded))
+        for i in range(n + 1, len(events)):
+            e = events[i]
+            if type(e) is Passed:
+                excluded[e[0]] |= ENDS_MASK[e[3] * 7 + e[4]]
+
+
+def excluded_by_passes(r: Round) -> list[int]:
+    """Per seat, the tiles its passes in ``r`` so far rule out."""
+    excluded = [0] * 5
+    for e in r.events:
+        if type(e) is Passed:
+            excluded[e.seat] |= ENDS_MASK[e.left * 7 + e.right]
+    return excluded
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +237,7 @@ class Objective:
     camat: float = 12.0
     other_camat: float = 3.0
     from_player: float = 0.0
-    given: float = 1.0
+    given: float = 0.5
 
 
 DEFAULT_OBJECTIVE = Objective()
