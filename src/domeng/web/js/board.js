@@ -192,7 +192,7 @@ export function drawBoard(o) {
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
           ev.preventDefault();
-          o.onEnd(end);
+          o.onEnd(end, true);
         }
       });
       svg.appendChild(g);
@@ -256,7 +256,7 @@ export function drawBoard(o) {
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
           ev.preventDefault();
-          o.onTile(tn);
+          o.onTile(tn, true);
         }
       });
       hg.appendChild(g);

@@ -212,7 +212,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     return st.table.seats.map((s) => (s.kind === "person" && !s.taken ? t("table.open_seat") : s.name));
   }
 
-  function onTile(tile) {
+  function onTile(tile, viaKeyboard = false) {
+    st.keyboard = viaKeyboard;
     const c = chooseActive();
     const v = c && c.view;
     if (!v || v.turn !== c.seat || st.pending || covered()) return;
@@ -238,7 +239,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     render();
   }
 
-  function onEnd(end) {
+  function onEnd(end, viaKeyboard = false) {
+    st.keyboard = viaKeyboard;
     const c = chooseActive();
     if (st.selected && c) play(c, st.selected, end);
   }
@@ -322,6 +324,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (focused) {
       const again = wrap.querySelector(`[data-tile="${focused}"]`);
       if (again) again.focus();
+    } else if (st.keyboard && myTurn && !isCovered && !st.selected && document.activeElement === document.body) {
+      // someone playing by keyboard: their turn again puts them back on their tiles
+      const first = wrap.querySelector('[data-playable="true"]');
+      if (first) first.focus();
     }
 
     // status line
