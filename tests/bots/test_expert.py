@@ -10,18 +10,25 @@ from domeng.bots import ExpertPlayer, make_player, player_names
 from domeng.bots.base import Player
 from domeng.bots.expert import LEVELS, Level, position_seed, search
 from domeng.bots.inference import PlayModel
-from domeng.bots.rollout import Objective, heuristic_move, play_out, round_value
+from domeng.bots.rollout import (
+    Objective,
+    excluded_by_passes,
+    heuristic_move,
+    play_out,
+    round_value,
+)
 from domeng.engine import (
     BlockPasses,
     Game,
     Move,
     Opening,
     Variants,
+    deal,
     move,
     parse_tile,
     view,
 )
-from domeng.engine.tiles import mask_of
+from domeng.engine.tiles import NUMBER_MASK, mask_of
 
 TINY = Level("expert:test", 24, 5.0)
 VARIANTS = [
@@ -238,3 +245,48 @@ def test_play_model_prefers_guesses_that_explain_the_plays() -> None:
     swapped[1] = swapped[1] & ~(1 << one_zero) | 1 << six_one
     swapped[3] = swapped[3] & ~(1 << six_one) | 1 << one_zero
     assert 0 < model.weight(swapped) < model.weight(truth)
+
+
+def test_fair_play_outs_use_only_what_each_seat_could_know() -> None:
+    rng = random.Random(12)
+    for _ in range(20):
+        g = Game()
+        r = g.deal(rng)
+        while not r.finished and len(r.plays) < 6:
+            r.play(heuristic_move(r, rng))
+        if r.finished:
+            continue
+        excluded = excluded_by_passes(r)
+        v = view(r, 0)
+        for seat in range(5):
+            assert not r.hands[seat] & excluded[seat]  # passes never exclude held tiles
+            for n in range(7):
+                if v.lacking[seat] >> n & 1:
+                    assert excluded[seat] & NUMBER_MASK[n] == NUMBER_MASK[n]
+        c = r.clone()
+        play_out(c, rng, excluded=excluded)
+        assert c.finished
+    fair = ExpertPlayer(3, TINY, fair=True)
+    players: list[Player] = [fair, tiny(1), tiny(2), tiny(3), tiny(4)]
+    play_game(players, Variants(), rounds=2, seed=5)
+
+
+def test_the_objective_counts_camat_elections() -> None:
+    rng = random.Random(0)
+    for _ in range(400):
+        g = Game()
+        r = g.start_round(*deal(rng))
+        r.stones = [5, 5, 5, 5, 5]
+        r.table = 0
+        play_out(r, rng)
+        if r.camat_elected:
+            assert r.camat is not None
+            base = Objective(camat=0.0, other_camat=0.0)
+            mine = round_value(r, r.camat, 0, Objective(camat=10.0, other_camat=0.0))
+            assert mine == round_value(r, r.camat, 0, base) + 10.0
+            other = (r.camat + 1) % 5
+            assert round_value(r, other, 0, Objective(camat=0.0, other_camat=2.0)) == (
+                round_value(r, other, 0, base) - 2.0
+            )
+            return
+    raise AssertionError("no CAMAT election")

@@ -4,19 +4,25 @@ How it thinks, for every move with more than one choice:
 
 1. **Guess the hidden tiles.** A :class:`~domeng.bots.sampling.DealSampler`
    places the tiles the seat cannot see into the other hands and the 3 unused
-   tiles, uniformly among the placements that agree with everything the seat
-   has seen (hand sizes, every pass, the first round's starter).
-2. **Play each move out.** For each guess (a determinization) every legal move
-   is tried on a copy of the round and the round is played to its end with a
-   fast heuristic policy for all seats (:mod:`domeng.bots.rollout`). The same
-   guess and the same random stream serve every move (common random numbers),
-   so the comparison between moves is sharp.
-3. **Spend more on the contenders.** Play-outs come in stages (successive
+   tiles, exactly and uniformly among the placements that agree with
+   everything the seat has seen (hand sizes, every pass, the first round's
+   starter). No rejection: it counts the placements and draws one.
+2. **Weigh each guess** by how well it explains the others' plays
+   (:class:`~domeng.bots.inference.PlayModel`): a guess in which a seat held a
+   LEMPA it did not play when it could is less likely.
+3. **Play each move out.** For each guess (a determinization) every legal move
+   is tried on a copy of the round and the round is played to its end with
+   ``basic``'s rules of thumb for all seats (:mod:`domeng.bots.rollout`),
+   working on the engine's ``Round`` directly. The same guess and the same
+   random stream serve every move (common random numbers), so the comparison
+   between moves is sharp.
+4. **Spend more on the contenders.** Play-outs come in stages (successive
    halving): after each stage the weaker half of the moves is dropped and the
-   survivors get the next stage's play-outs.
-4. **Value** a finished round by the game's objective
-   (:class:`~domeng.bots.rollout.Objective`): the net change of the seat's
-   stones, a big bonus for its own CAMAT election, a malus for another's.
+   survivors get the next stage's play-outs, in fresh guesses.
+5. **Value** a finished round by the game's objective
+   (:class:`~domeng.bots.rollout.Objective`): the stones the seat received
+   (minus half those it gave), a big bonus for its own CAMAT election, a malus
+   for another's; the move with the best weighted mean wins.
 
 Determinism: the budget that counts is a number of play-outs (``playouts``);
 the random stream is seeded from the player's seed and the position, so the
@@ -165,7 +171,7 @@ class ExpertPlayer(Player):
         try:
             sampler = DealSampler(view)
         except NoConsistentDeal:
-            sampler = DealSampler(view, use_opening=False)
+            return moves[0]  # a view no deal explains (set up by hand): nothing to search
 
         likelihood = PlayModel(view, self.model) if self.model is not None else None
 

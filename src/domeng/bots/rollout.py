@@ -225,13 +225,15 @@ def excluded_by_passes(r: Round) -> list[int]:
 class Objective:
     """How a seat values a finished round (higher is better).
 
-    ``-(stones received - stones given)`` (the net change of the seat's own
-    stones), plus ``camat`` when the seat is elected CAMAT, minus ``other_camat``
-    when another seat is. ``from_player`` adds to the cost of each stone
-    received from another player rather than from the table (it makes that
-    player's own count smaller, nearer to a CAMAT election), and ``table_empty``
-    is the worth of each stone the table holds (a stone taken from the table
-    brings everyone nearer to an election).
+    ``-(stones received - given * stones given)``, plus ``camat`` when the seat
+    is elected CAMAT, minus ``other_camat`` when another seat is. With
+    ``given = 1`` the first part is the net change of the seat's own stones;
+    the default counts a stone given at half a stone received: receiving always
+    costs, while giving (only possible when the table is empty, out of the
+    seat's own stones) helps only towards an election that may not come.
+    ``from_player`` adds to the cost of each stone received from another player
+    rather than from the table (that player's count shrinks, nearer to a CAMAT
+    election of its own). The weights were tuned against ``basic``.
     """
 
     camat: float = 12.0
