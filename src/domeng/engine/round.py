@@ -112,9 +112,9 @@ def _pip_totals(hands: list[TileSet]) -> tuple[int, ...]:
     )
 
 
-# Events hold only numbers and enum members and never change, so rounds share them:
-# one object for each Played and each usual Passed event (fewer allocations, less for the
-# garbage collector to walk in a game that keeps its rounds).
+# Events hold only numbers and enum members and never change, so rounds share them: every
+# Played, Passed and StonesMoved event comes from these tables (no allocation for them, and
+# nothing new for the garbage collector to walk in a game that keeps its rounds).
 _ENDS = (End.LEFT, End.RIGHT)
 _OPENED: tuple[Played, ...] = tuple(
     Played(seat, t, End.RIGHT, HIGH[t], LOW[t], False, True)
@@ -134,22 +134,6 @@ def _new_played(i: int, seat: int, t: Tile, end: int, left: int, right: int) -> 
 
 
 _PASSED: tuple[Passed, ...] = tuple(
-    Passed(seat, passebunge, 2 if passebunge else 1, left, right)
-    for seat in range(SEATS)
-    for passebunge in (False, True)
-    for left in range(7)
-    for right in range(7)
-)
-"""``_PASSED[(2 * seat + passebunge) * 49 + left * 7 + right]``: a pass the table pays in full."""
-_TABLE_PAYS_PASS: tuple[StonesMoved, ...] = tuple(
-    StonesMoved(
-        None, seat, 2 if passebunge else 1, Reason.PASSEBUNGE if passebunge else Reason.PASS
-    )
-    for seat in range(SEATS)
-    for passebunge in (False, True)
-)
-"""``_TABLE_PAYS_PASS[2 * seat + passebunge]``: the table's stones for that pass."""
-_PASSED_GOT: tuple[Passed, ...] = tuple(
     _new(Passed, (seat, passebunge, got, left, right))
     for seat in range(SEATS)
     for passebunge in (False, True)
@@ -157,24 +141,12 @@ _PASSED_GOT: tuple[Passed, ...] = tuple(
     for left in range(7)
     for right in range(7)
 )
-"""``_PASSED_GOT[((2 * seat + passebunge) * 3 + got) * 49 + left * 7 + right]``: any pass."""
-_PASS_STONES: tuple[StonesMoved, ...] = tuple(
-    _new(
-        StonesMoved,
-        (
-            None if giver == SEATS else giver,
-            receiver,
-            amount,
-            Reason.PASSEBUNGE if passebunge else Reason.PASS,
-        ),
-    )
-    for giver in range(SEATS + 1)
-    for receiver in range(SEATS)
-    for amount in (1, 2)
-    for passebunge in (False, True)
+"""``_PASSED[((2 * seat + passebunge) * 3 + got) * 49 + left * 7 + right]``: seat passed at
+those ends and received ``got`` stones."""
+_PASSED_PAID: tuple[Passed, ...] = tuple(
+    _PASSED[(k * 3 + 1 + (k & 1)) * 49 + key] for k in range(2 * SEATS) for key in range(49)
 )
-"""``_PASS_STONES[((giver * 5 + receiver) * 2 + amount - 1) * 2 + passebunge]``: stones for a
-pass (giver 5: the table)."""
+"""``_PASSED_PAID[(2 * seat + passebunge) * 49 + left * 7 + right]``: a pass paid in full."""
 _REASONS: tuple[Reason, ...] = tuple(Reason)
 """The reasons by index (_give takes an index: an enum-keyed look-up would run Python code)."""
 _GIVEN: tuple[StonesMoved, ...] = tuple(
@@ -186,10 +158,24 @@ _GIVEN: tuple[StonesMoved, ...] = tuple(
 )
 """``_GIVEN[((giver * 5 + receiver) * 5 + amount - 1) * 7 + reason index]``: a transfer of 1 to 5
 stones (giver 5: the table)."""
-_FIRST_CAPPU, _CEKI, _POLLO, _MANGUNO, _MATTIKKENG = (
+_PASS, _PASSEBUNGE, _FIRST_CAPPU, _CEKI, _POLLO, _MANGUNO, _MATTIKKENG = (
     _REASONS.index(r)
-    for r in (Reason.FIRST_CAPPU, Reason.CEKI, Reason.POLLO, Reason.MANGUNO, Reason.MATTIKKENG)
+    for r in (
+        Reason.PASS,
+        Reason.PASSEBUNGE,
+        Reason.FIRST_CAPPU,
+        Reason.CEKI,
+        Reason.POLLO,
+        Reason.MANGUNO,
+        Reason.MATTIKKENG,
+    )
 )
+_TABLE_PAYS_PASS: tuple[StonesMoved, ...] = tuple(
+    _GIVEN[((SEATS * 5 + seat) * 5 + amount - 1) * 7 + reason]
+    for seat in range(SEATS)
+    for amount, reason in ((1, _PASS), (2, _PASSEBUNGE))
+)
+"""``_TABLE_PAYS_PASS[2 * seat + passebunge]``: the table's stones for a pass paid in full."""
 
 
 def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
@@ -426,7 +412,7 @@ class Round:
                 if table >= amount:  # the usual case: the table pays it all
                     self.table = table - amount
                     stones[s] += amount
-                    events.append(_PASSED[k * 49 + key])
+                    events.append(_PASSED_PAID[k * 49 + key])
                     events.append(_TABLE_PAYS_PASS[k])
                 else:
                     self._pass(s, left, right)
@@ -469,7 +455,7 @@ class Round:
             self.table = table - amount
             self.stones[seat] += amount
             k = seat + seat + passebunge
-            events.append(_PASSED[k * 49 + left * 7 + right])
+            events.append(_PASSED_PAID[k * 49 + left * 7 + right])
             events.append(_TABLE_PAYS_PASS[k])
             return
         # The table gives what it has, the LAST MAPPANO what it lacks (as much as they hold,
@@ -481,15 +467,16 @@ class Round:
         if giver is not None and giver != seat:
             part = rest if rest <= stones[giver] else stones[giver]
         k = seat + seat + passebunge
-        events.append(_PASSED_GOT[(k * 3 + table + part) * 49 + left * 7 + right])
+        events.append(_PASSED[(k * 3 + table + part) * 49 + left * 7 + right])
+        reason = _PASSEBUNGE if passebunge else _PASS
         if table:
             self.table = 0
             stones[seat] += table
-            events.append(_PASS_STONES[((SEATS * 5 + seat) * 2 + table - 1) * 2 + passebunge])
+            events.append(_GIVEN[((SEATS * 5 + seat) * 5 + table - 1) * 7 + reason])
         if part and giver is not None:
             stones[giver] -= part
             stones[seat] += part
-            events.append(_PASS_STONES[((giver * 5 + seat) * 2 + part - 1) * 2 + passebunge])
+            events.append(_GIVEN[((giver * 5 + seat) * 5 + part - 1) * 7 + reason])
 
     def _give(
         self, receiver: int, amount: int, givers: Sequence[int], reason: int
