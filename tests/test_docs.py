@@ -307,6 +307,13 @@ def test_docs_readme_quick_start_is_make_run_and_make_test() -> None:
     assert play and "domeng play" in play.group(1), "make play should start domeng play"
 
 
+def test_docs_readme_make_targets_exist() -> None:
+    makefile = _read(ROOT / "Makefile")
+    named = set(re.findall(r"(?<![\w-])make ([a-z][a-z-]*)", _read(README)))
+    missing = sorted(t for t in named if not re.search(rf"^{t}:", makefile, re.M))
+    assert not missing, f"README.md names make targets the Makefile lacks: {missing}"
+
+
 def test_docs_readme_names_every_computer_player_offered_to_people() -> None:
     readme = _read(README)
     missing = [name for name in player_names(for_people=True) if f"`{name}`" not in readme]
