@@ -194,3 +194,16 @@ def test_leaving_the_seat_opens_it_for_someone_else(page: Any, service: Any) -> 
     # the start page offers the open seat
     item = page.locator(".tables.live .table-item", has_text=table_id)
     item.get_by_role("button", name="Sit at seat 1").wait_for()
+
+
+def test_the_address_domeng_serve_opens_deals_a_new_table(page: Any, service: Any) -> None:
+    before = len(service.get("/api/tables")["tables"])
+    page.goto(service.base + "/?new=1")
+    page.wait_for_url("**/#/table/*")
+    page.wait_for_selector("[data-tile]")
+    assert "new=1" not in page.url
+    tables = service.get("/api/tables")["tables"]
+    assert len(tables) == before + 1
+    seats = tables[-1]["seats"]
+    assert seats[0]["kind"] == "person" and seats[0]["taken"]
+    assert [s["kind"] for s in seats[1:]] == ["computer"] * 4

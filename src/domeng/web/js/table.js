@@ -101,6 +101,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     const ws = new WebSocket(socketUrl(tableId));
     c.ws = ws;
     ws.addEventListener("open", () => {
+      if (st.closed) {
+        ws.close();
+        return;
+      }
       c.open = true;
       ws.send(JSON.stringify(c.token ? { type: "hello", token: c.token } : { type: "hello" }));
     });
@@ -444,7 +448,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       st.closed = true;
       window.removeEventListener("resize", onResize);
       window.removeEventListener("keydown", onKey);
-      for (const c of st.conns) if (c.ws) c.ws.close();
+      // a socket still connecting is closed once open (closing it now warns on the console)
+      for (const c of st.conns) if (c.ws && c.ws.readyState === WebSocket.OPEN) c.ws.close();
     },
   };
 }
