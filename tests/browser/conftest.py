@@ -77,13 +77,31 @@ def _free_port() -> int:
         return port
 
 
+def _start(port: int, tmp: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
+    with (tmp / "serve.log").open("ab") as out:
+        return subprocess.Popen(
+            [
+                *(sys.executable, "-m", "domeng", "serve", "--no-browser"),
+                *("--port", str(port), "--db", str(tmp / "tables.sqlite3")),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+
+
 @dataclass
 class Service:
     """A running `domeng serve` and small helpers for its HTTP API."""
 
-    base: str
+    port: int
+    tmp: Path
     process: subprocess.Popen[bytes]
-    log: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(self.base + path, timeout=10) as r:
@@ -107,42 +125,45 @@ class Service:
             time.sleep(0.05)
         raise AssertionError("the service did not get there in time")
 
+    def wait_started(self) -> None:
+        end = time.monotonic() + 20
+        while True:
+            try:
+                self.get("/api")
+                return
+            except (urllib.error.URLError, ConnectionError):
+                if self.process.poll() is not None or time.monotonic() > end:
+                    self.stop()
+                    log = (self.tmp / "serve.log").read_text()
+                    raise RuntimeError(f"domeng serve did not start:\n{log}") from None
+                time.sleep(0.1)
+
+    def stop(self, *, kill: bool = False) -> None:
+        if kill:
+            self.process.kill()
+        else:
+            self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+    def restart(self) -> None:
+        """Kill the service (SIGKILL) and start it again on the same port and database."""
+        self.stop(kill=True)
+        self.process = _start(self.port, self.tmp)
+        self.wait_started()
+
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Service]:
     tmp = tmp_path_factory.mktemp("serve")
     port = _free_port()
-    env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
-    log = tmp / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "domeng", "serve", "--no-browser"),
-                *("--port", str(port), "--db", str(tmp / "tables.sqlite3")),
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    s = Service(f"http://127.0.0.1:{port}", proc, log)
-    end = time.monotonic() + 20
-    while True:
-        try:
-            s.get("/api")
-            break
-        except (urllib.error.URLError, ConnectionError):
-            if proc.poll() is not None or time.monotonic() > end:
-                proc.kill()
-                proc.wait()
-                raise RuntimeError(f"domeng serve did not start:\n{log.read_text()}") from None
-            time.sleep(0.1)
+    s = Service(port, tmp, _start(port, tmp))
+    s.wait_started()
     yield s
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    s.stop()
 
 
 @dataclass
