@@ -52,10 +52,10 @@ export function summaryElement(o) {
   for (let seat = 0; seat < 5; seat++) {
     const row = h("tr", { class: seat === s.winner ? "won" : "" });
     row.appendChild(h("td", { text: names[seat] }));
-    const tiles = h("td", { class: "tiles" });
+    const tiles = h("div", { class: "tiles" });
     if (!s.hands[seat].length) tiles.appendChild(h("span", { class: "muted", text: "—" }));
     for (const tn of s.hands[seat]) tiles.appendChild(tileIcon(tn));
-    row.appendChild(tiles);
+    row.appendChild(h("td", {}, [tiles]));
     row.appendChild(h("td", { class: "num", text: String(s.pip_totals[seat]) }));
     const roles = roleBadges(s, seat);
     const cell = h("td", { html: roles.map((r) => termify(r)).join(" ") });
