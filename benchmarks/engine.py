@@ -170,15 +170,15 @@ def main() -> None:
 
     for k, ((name, variants), tally) in enumerate(zip(VARIANTS, tallies, strict=True)):
         s = sample(variants, args.seed + 100 + k)
-        ends = ", ".join(f"{k} {v / s.rounds:.1%}" for k, v in sorted(s.ends.items()))
+        ends = ", ".join(f"{end} {n / s.rounds:.1%}" for end, n in sorted(s.ends.items()))
+        camat_every = f"{s.rounds / s.camats:.1f} rounds" if s.camats else "never"
         print(
             f"{name}: {tally.rounds} rounds in {tally.seconds:.2f} s = "
             f"{tally.rounds / tally.seconds:,.0f} rounds/s; {tally.camats} CAMAT elections"
         )
         print(
             f"  per round (one untimed game): {s.plays / s.rounds:.2f} plays, "
-            f"{s.passes / s.rounds:.2f} passes, a CAMAT every {s.rounds / s.camats:.1f} "
-            f"rounds; ends: {ends}"
+            f"{s.passes / s.rounds:.2f} passes, a CAMAT every {camat_every}; ends: {ends}"
         )
     if via_game:
         rounds = sum(t.rounds for t in via_game)
