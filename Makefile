@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run play test lint typecheck bench clean
+.PHONY: run play test bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
