@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from domeng.bots import player_names
+from domeng.commands.options import variant_options
 from domeng.engine import BlockPasses, Game, Opening, Variants
 from domeng.engine.record import RecordError, load_record
 from domeng.paths import games_dir
@@ -66,20 +67,7 @@ def _given(ctx: click.Context, name: str) -> bool:
     default=None,
     help="Seed of the deals and the computer players (default: a random one, printed).",
 )
-@click.option(
-    "--opening",
-    type=click.Choice([o.value for o in Opening]),
-    default=Opening.DOUBLE.value,
-    show_default=True,
-    help="Variant: the first round opens with the starter's LEMPA (double) or any tile (free).",
-)
-@click.option(
-    "--block-passes",
-    type=click.Choice([b.value for b in BlockPasses]),
-    default=BlockPasses.PENALIZED.value,
-    show_default=True,
-    help="Variant: the passes of a blocked line cost stones (penalized) or not (free).",
-)
+@variant_options
 @click.option("--name", default="You", show_default=True, callback=_check_name, help="Your name.")
 @click.option(
     "--opponents",

@@ -21,6 +21,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from domeng.commands.options import variant_options
 from domeng.engine import SEATS, BlockPasses, Opening, Variants
 from domeng.sim import (
     DEFAULT_GAME_ROUNDS,
@@ -90,20 +91,7 @@ def _parse_players(value: str) -> tuple[str, ...]:
     default=None,
     help="Write every game (each rotation) as a domeng.record/1 file in this folder.",
 )
-@click.option(
-    "--opening",
-    type=click.Choice([o.value for o in Opening]),
-    default=Opening.DOUBLE.value,
-    show_default=True,
-    help="Variant: how the first round of a game opens.",
-)
-@click.option(
-    "--block-passes",
-    type=click.Choice([b.value for b in BlockPasses]),
-    default=BlockPasses.PENALIZED.value,
-    show_default=True,
-    help="Variant: whether the passes of a blocked line cost stones.",
-)
+@variant_options
 def command(
     players: str,
     rounds: int,
