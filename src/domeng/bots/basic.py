@@ -17,7 +17,7 @@ is played (ties broken by a seeded generator, so a seed gives the same play):
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from domeng.engine import Move, SeatView
@@ -101,88 +101,130 @@ class BasicPlayer(Player):
 
     def score(self, view: SeatView, m: Move) -> float:
         """How good playing ``m`` looks from ``view`` (higher is better)."""
-        seat = view.seat
-        t = m.tile
-        left, right = ends_after(view.ends, m)
-        mappakuling = view.ends is not None and left == right
-        rest = view.hand & ~(1 << t)
-        if not rest:
-            # FIRST CAPPU: the bigger the finish, the more the CUCUQ receives.
-            lempa = HIGH[t] == LOW[t]
-            return 1000.0 + (5 if lempa and mappakuling else 3 if mappakuling else 0)
+        return score_move(
+            view.seat,
+            view.hand,
+            view.unseen,
+            view.ends,
+            view.lacking,
+            view.hand_counts,
+            m,
+            self.weights,
+        )
 
-        fit = ENDS_MASK[left * 7 + right]
-        unseen = view.unseen & ~(1 << t)
-        mine = rest & fit
-        w = self.weights
-        score = w["pips"] * PIPS[t]
-        score += w["numbers"] * numbers_in(rest)
-        score += w["lempa"] * (HIGH[t] == LOW[t])
-        if w["cover"]:
-            # Numbers that many hidden tiles carry will show at the ends again: hold them.
-            hidden = view.unseen
-            held = 0
-            for r in tiles_of(rest):
-                held |= (1 << HIGH[r]) | (1 << LOW[r])
-            score += w["cover"] * sum(
-                (hidden & NUMBER_MASK[n]).bit_count() for n in range(7) if held >> n & 1
-            )
-        score += w["fit"] if mine else -w["nofit"]
-        score += w["fitcount"] * mine.bit_count()
 
-        if not unseen & fit:
-            # Nobody else can play on these ends: they all PASS.
-            if mine:
-                score += w["allpass"]
-            else:
-                score += self._block(view, rest, unseen)
-            return score
+def _may_hold(unseen: TileSet, lacking: int) -> TileSet:
+    """The tiles of ``unseen`` a seat may hold, given the numbers it showed it lacks."""
+    for n in range(7):
+        if lacking >> n & 1:
+            unseen &= ~NUMBER_MASK[n]
+    return unseen
 
-        nxt = (seat + 1) % SEATS
-        may = view.may_hold(nxt) & ~(1 << t)
-        may_fit = may & fit
-        count = view.hand_counts[nxt]
-        if not may_fit:
-            score += w["nextpass"]
-        elif count <= 2 and may:
-            # The next player may finish on these ends, making this seat the CUCUQ.
-            danger = 0.0
-            for c in tiles_of(may_fit):
-                if count == 1:
-                    danger += self._cucuq_stones(c, left, right)
-                else:
-                    danger += 0.3 * self._cucuq_stones(c, left, right)
-            score -= w["danger"] * danger * count / may.bit_count()
-        # The other players: ends they lack make them PASS too.
-        for k in range(2, SEATS):
-            other = (seat + k) % SEATS
-            if not view.may_hold(other) & fit:
-                score += w["otherpass"]
+
+def score_move(
+    seat: int,
+    hand: TileSet,
+    unseen: TileSet,
+    ends: tuple[int, int] | None,
+    lacking: Sequence[int],
+    counts: Sequence[int],
+    m: Move,
+    w: Mapping[str, float] = WEIGHTS,
+) -> float:
+    """``basic``'s score of playing ``m`` (higher is better), from what a seat knows:
+    its ``hand``, the tiles it cannot see (``unseen``), the line's ``ends``, the
+    numbers each seat showed it lacks (``lacking``) and every seat's tile count.
+
+    A function of these alone, so that ``expert`` can ask how ``basic`` (or a
+    person who plays like it) would have scored the moves another seat had.
+    """
+    t = m.tile
+    left, right = ends_after(ends, m)
+    mappakuling = ends is not None and left == right
+    rest = hand & ~(1 << t)
+    if not rest:
+        # FIRST CAPPU: the bigger the finish, the more the CUCUQ receives.
+        lempa = HIGH[t] == LOW[t]
+        return 1000.0 + (5 if lempa and mappakuling else 3 if mappakuling else 0)
+
+    fit = ENDS_MASK[left * 7 + right]
+    others = unseen & ~(1 << t)
+    mine = rest & fit
+    score = w["pips"] * PIPS[t]
+    score += w["numbers"] * numbers_in(rest)
+    score += w["lempa"] * (HIGH[t] == LOW[t])
+    if w["cover"]:
+        # Numbers that many hidden tiles carry will show at the ends again: hold them.
+        held = 0
+        for r in tiles_of(rest):
+            held |= (1 << HIGH[r]) | (1 << LOW[r])
+        score += w["cover"] * sum(
+            (unseen & NUMBER_MASK[n]).bit_count() for n in range(7) if held >> n & 1
+        )
+    score += w["fit"] if mine else -w["nofit"]
+    score += w["fitcount"] * mine.bit_count()
+
+    if not others & fit:
+        # Nobody else can play on these ends: they all PASS.
+        if mine:
+            score += w["allpass"]
+        else:
+            score += _block(seat, rest, others, unseen, lacking, counts)
         return score
 
-    @staticmethod
-    def _cucuq_stones(c: int, left: int, right: int) -> int:
-        """Stones to this seat if the next player finishes with ``c`` on ends (left, right)."""
-        hi, lo = HIGH[c], LOW[c]
-        if left == right:
-            return 5 if hi == lo == left else 1
-        return 3 if {hi, lo} == {left, right} else 1
+    nxt = (seat + 1) % SEATS
+    may = _may_hold(unseen, lacking[nxt]) & ~(1 << t)
+    may_fit = may & fit
+    count = counts[nxt]
+    if not may_fit:
+        score += w["nextpass"]
+    elif count <= 2 and may:
+        # The next player may finish on these ends, making this seat the CUCUQ.
+        danger = 0.0
+        for c in tiles_of(may_fit):
+            if count == 1:
+                danger += _cucuq_stones(c, left, right)
+            else:
+                danger += 0.3 * _cucuq_stones(c, left, right)
+        score -= w["danger"] * danger * count / may.bit_count()
+    # The other players: ends they lack make them PASS too.
+    for k in range(2, SEATS):
+        other = (seat + k) % SEATS
+        if not _may_hold(unseen, lacking[other]) & fit:
+            score += w["otherpass"]
+    return score
 
-    def _block(self, view: SeatView, rest: TileSet, unseen: TileSet) -> float:
-        """The score of blocking the line, this seat being the MANGUNO."""
-        mine = pip_total(rest)
-        sure = True
-        likely = True
-        average = pip_total(unseen) / max(1, unseen.bit_count())
-        for k in range(1, SEATS):
-            s = (view.seat + k) % SEATS
-            n = view.hand_counts[s]
-            if _lowest_pips(view.may_hold(s), n) <= mine:
-                sure = False
-            if average * n <= mine:
-                likely = False
-        if sure:
-            return 8.0
-        if likely:
-            return 0.0
-        return -10.0
+
+def _cucuq_stones(c: int, left: int, right: int) -> int:
+    """Stones to this seat if the next player finishes with ``c`` on ends (left, right)."""
+    hi, lo = HIGH[c], LOW[c]
+    if left == right:
+        return 5 if hi == lo == left else 1
+    return 3 if {hi, lo} == {left, right} else 1
+
+
+def _block(
+    seat: int,
+    rest: TileSet,
+    others: TileSet,
+    unseen: TileSet,
+    lacking: Sequence[int],
+    counts: Sequence[int],
+) -> float:
+    """The score of blocking the line, this seat being the MANGUNO."""
+    mine = pip_total(rest)
+    sure = True
+    likely = True
+    average = pip_total(others) / max(1, others.bit_count())
+    for k in range(1, SEATS):
+        s = (seat + k) % SEATS
+        n = counts[s]
+        if _lowest_pips(_may_hold(unseen, lacking[s]), n) <= mine:
+            sure = False
+        if average * n <= mine:
+            likely = False
+    if sure:
+        return 8.0
+    if likely:
+        return 0.0
+    return -10.0
