@@ -135,8 +135,8 @@ def score_move(
     its ``hand``, the tiles it cannot see (``unseen``), the line's ``ends``, the
     numbers each seat showed it lacks (``lacking``) and every seat's tile count.
 
-    A function of these alone, so that ``expert`` can ask how ``basic`` (or a
-    person who plays like it) would have scored the moves another seat had.
+    A function of these alone: given what another seat knew at some moment, it
+    tells how ``basic`` would have scored that seat's moves.
     """
     t = m.tile
     left, right = ends_after(ends, m)

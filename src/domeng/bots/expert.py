@@ -61,9 +61,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "expert:fast": Level("expert:fast", 500, 0.3),
-    "expert": Level("expert", 3000, 0.95),
-    "expert:strong": Level("expert:strong", 12000, 4.0),
+    "expert:fast": Level("expert:fast", 1000, 0.3),
+    "expert": Level("expert", 8000, 0.95),
+    "expert:strong": Level("expert:strong", 24000, 4.0),
 }
 
 

@@ -227,19 +227,26 @@ class Objective:
 
     ``-(stones received - given * stones given)``, plus ``camat`` when the seat
     is elected CAMAT, minus ``other_camat`` when another seat is. With
-    ``given = 1`` the first part is the net change of the seat's own stones;
-    the default counts a stone given at half a stone received: receiving always
-    costs, while giving (only possible when the table is empty, out of the
-    seat's own stones) helps only towards an election that may not come.
-    ``from_player`` adds to the cost of each stone received from another player
-    rather than from the table (that player's count shrinks, nearer to a CAMAT
-    election of its own). The weights were tuned against ``basic``.
+    ``given = 1`` the first part is the net change of the seat's own stones.
+    The default counts a stone given at a tenth of a stone received: receiving
+    always costs, while giving (only possible when the table is empty, out of
+    the seat's own stones) helps only towards an election that may not come.
+    The table's state enters through the play-outs: an election can only
+    happen in one once the table is empty, so the CAMAT terms weigh in as the
+    table runs low. ``from_player`` adds to the cost of each stone received
+    from another player rather than from the table (that player's count
+    shrinks, nearer to a CAMAT election of its own).
+
+    The weights were chosen in paired trials against four ``basic``
+    (docs/bots.md): a large CAMAT bonus (12) or a stone given at half a stone
+    received made the player take risks that cost it more stones than the
+    elections they won were worth.
     """
 
-    camat: float = 12.0
-    other_camat: float = 3.0
+    camat: float = 4.0
+    other_camat: float = 1.0
     from_player: float = 0.0
-    given: float = 0.5
+    given: float = 0.1
 
 
 DEFAULT_OBJECTIVE = Objective()

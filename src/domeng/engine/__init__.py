@@ -25,7 +25,7 @@ from .moves import (
     Variants,
     move,
 )
-from .round import Round, check_deal, moves_of
+from .round import Round, check_deal
 from .tiles import Tile, TileSet, parse_tile, tile, tile_name
 from .view import SeatView, determinize, view
 
@@ -59,7 +59,6 @@ __all__ = [
     "determinize",
     "first_starter",
     "move",
-    "moves_of",
     "parse_tile",
     "tile",
     "tile_name",

@@ -99,19 +99,6 @@ def _moves_for(fit: TileSet, key: int) -> tuple[Move, ...]:
     return legal
 
 
-def moves_of(hand: TileSet, ends: tuple[int, int] | None) -> tuple[Move, ...]:
-    """The moves ``hand`` allows on a line with ``ends`` (None: a free opening, any tile).
-
-    The same moves ``Round.legal_moves`` gives a seat holding ``hand``; search
-    players use it to ask what another seat could have played.
-    """
-    if ends is None:
-        a, b, c, d = _OPEN_MOVES_BY7
-        return a[hand & 127] + b[hand >> 7 & 127] + c[hand >> 14 & 127] + d[hand >> 21 & 127]
-    key = ends[0] * 7 + ends[1]
-    return _moves_for(hand & ENDS_MASK[key], key)
-
-
 def _pip_totals(hands: list[TileSet]) -> tuple[int, ...]:
     """The pips of each seat's tiles (tables by 14-bit chunk of the masks)."""
     lo, hi = PIPS_LOW14, PIPS_HIGH14
