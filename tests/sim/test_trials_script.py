@@ -1,0 +1,95 @@
+"""benchmarks/trials.py: paired trials of expert variants against four basic."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import domeng.bots as bots
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "trials.py"
+CHEAP = "expert:fast+playouts=20"
+
+
+@pytest.fixture(scope="module")
+def trials() -> Iterator[ModuleType]:
+    name = "domeng_benchmark_trials"
+    spec = importlib.util.spec_from_file_location(name, SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules[name]
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The script registers its SPECs in this process: keep them out of other tests."""
+    monkeypatch.setattr(bots, "_FACTORIES", dict(bots._FACTORIES))
+
+
+def test_json_report_pairs_every_spec_with_the_first(
+    trials: ModuleType, registry: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    specs = [CHEAP, CHEAP + "+camat=0", CHEAP]
+    argv = [*specs, "--rounds", "10", "--rounds-per-game", "1", "--workers", "1", "--json"]
+    assert trials.main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["rounds"] == 10
+    assert doc["games"] == 2
+    assert doc["seed"] == 11
+    assert doc["opponents"] == ["basic"] * 4
+    lines = doc["specs"]
+    assert [line["spec"] for line in lines] == specs
+    for line in lines:
+        assert line["rounds"] == 10
+        assert line["decisions"] > 0
+        for key in ("stones_per_round", "opponents_stones_per_round", "vs_opponents"):
+            assert isinstance(line[key], float)
+        assert len(line["vs_opponents_ci95"]) == 2
+        assert line["camat_per_100_rounds"] >= 0
+    assert lines[0]["vs_first"] is None and lines[0]["vs_first_ci95"] is None
+    assert isinstance(lines[1]["vs_first"], float) and len(lines[1]["vs_first_ci95"]) == 2
+    # The same SPEC again meets the same deals and seeds: the very same games.
+    assert lines[2]["vs_first"] == 0.0 and lines[2]["vs_first_ci95"] == [0.0, 0.0]
+    assert lines[2]["stones_per_round"] == lines[0]["stones_per_round"]
+
+
+def test_spec_overrides(trials: ModuleType) -> None:
+    s = trials.parse_spec(
+        "expert:fast+playouts=1000+camat=12+other_camat=3+given=0.5+epsilon=0.2+fair"
+    )
+    assert (s.level.playouts, s.level.max_seconds) == (1000, trials.DEFAULT_SECONDS)
+    assert (s.objective.camat, s.objective.other_camat, s.objective.given) == (12, 3, 0.5)
+    assert s.weights.epsilon == 0.2 and s.fair
+    assert trials.parse_spec("basic").level is None
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        (CHEAP + "+bogus=1", "unknown key 'bogus'"),
+        (CHEAP + "+camat=lots", "not a number"),
+        ("expert:fast+playouts=1.5", "not a whole number"),
+        ("basic+camat=1", "overrides need an expert level"),
+        ("nobody", "unknown player 'nobody'"),
+    ],
+)
+def test_bad_spec_exits_2_with_a_message(
+    trials: ModuleType, capsys: pytest.CaptureFixture[str], spec: str, message: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        trials.main([spec, "--rounds", "10", "--workers", "1"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
