@@ -29,8 +29,8 @@ the random stream is seeded from the player's seed and the position, so the
 same seed and the same view give the same move. The time limit (``max_seconds``)
 is only a safety cap: if it cuts a search short (a very slow machine), that
 move may differ from run to run. On an idle core of this machine class the
-shipped levels stay well inside it (a play-out costs about 60-70 µs there, so
-``expert`` thinks about 0.2-0.3 s); on a loaded machine they can reach it.
+shipped levels stay inside it (a play-out costs about 50 µs there, so
+``expert`` thinks about 0.4-0.5 s); on a loaded machine they can reach it.
 """
 
 from __future__ import annotations
