@@ -162,6 +162,13 @@ def test_the_language_menu_changes_every_visible_text(page: Any, service: Any) -
     seat_names = [s["name"] for s in service.get(f"/api/tables/{table_id}")["seats"]]
     names += seat_names
     assert visible_words(page, names) & english == set()
+    # a computer's level is shown in the language too: "Besse · dasar", not "Besse (basic)"
+    shown = page.evaluate(
+        """() => document.body.innerText + "\\n" +
+        [...document.querySelectorAll("svg text")].map((t) => t.textContent).join("\\n")"""
+    )
+    assert "(basic)" not in shown
+    assert "Besse · dasar" in shown  # on the plate; the running account says just "Besse"
     for _ in range(2000):
         if page.locator("[data-round-summary]").count():
             break

@@ -76,6 +76,24 @@ export function t(key, vars = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
 }
 
+/**
+ * A seat's name for display. A computer seat keeps the name the table gave it
+ * (the record stores "Besse (expert)"); the level in brackets is shown in the
+ * current language instead ("Besse · ahli"), or left out when `withLevel` is
+ * false ("Besse", for the running account).
+ */
+export function seatName(seat, withLevel = true) {
+  const name = String(seat.name ?? "");
+  if (seat.kind === "computer" && seat.level) {
+    const suffix = ` (${seat.level})`;
+    if (name.endsWith(suffix)) {
+      const base = name.slice(0, -suffix.length);
+      return withLevel ? `${base} · ${t(`level.${seat.level}`)}` : base;
+    }
+  }
+  return name;
+}
+
 /** The explanation of a term in the current language. */
 export function termMeaning(term) {
   return (dict.terms || {})[term] || "";

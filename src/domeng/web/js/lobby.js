@@ -2,7 +2,7 @@
 // the finished games, joining an open seat, watching, opening a record file.
 
 import { api, keepSeat, pref, seatsAt, setPref } from "./api.js";
-import { setTermText, t, termify } from "./i18n.js";
+import { seatName, setTermText, t, termify } from "./i18n.js";
 import { h } from "./summary.js";
 import { tileIcon } from "./svg.js";
 import { showApiError, showError } from "./ui.js";
@@ -155,7 +155,7 @@ export function lobbyPage(root) {
     const li = h("li", { class: "table-item" });
     const held = seatsAt(tb.id);
     const who = tb.seats
-      .map((s) => (s.kind === "person" && !s.taken ? `<em>${t("table.open_seat")}</em>` : escapeName(s.name)))
+      .map((s) => (s.kind === "person" && !s.taken ? `<em>${t("table.open_seat")}</em>` : escapeName(seatName(s))))
       .join(", ");
     const head = h("div", { class: "table-head" });
     head.appendChild(h("strong", { text: t("lobby.table_name", { id: tb.id }) }));

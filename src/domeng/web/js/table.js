@@ -4,7 +4,7 @@
 import { api, forgetSeat, seatsAt } from "./api.js";
 import { describe } from "./account.js";
 import { drawBoard, layoutFor } from "./board.js";
-import { setTermText, t, termify } from "./i18n.js";
+import { seatName, setTermText, t, termify } from "./i18n.js";
 import { h, summaryElement } from "./summary.js";
 import { isLoopback } from "./lobby.js";
 import { showApiError, showError, showServiceError } from "./ui.js";
@@ -211,9 +211,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     return mine.find((c) => c.seat === st.active) || mine[0];
   }
 
-  function names() {
+  /** The seats' names: with a computer's level for the plates around the table, without it in the texts. */
+  function names(withLevel = false) {
     if (!st.table) return ["", "", "", "", ""];
-    return st.table.seats.map((s) => (s.kind === "person" && !s.taken ? t("table.open_seat") : s.name));
+    return st.table.seats.map((s) => (s.kind === "person" && !s.taken ? t("table.open_seat") : seatName(s, withLevel)));
   }
 
   function onTile(tile, viaKeyboard = false) {
@@ -310,7 +311,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     const board = drawBoard({
       layout: layoutFor(lastWidth),
       me: mySeatShown ? c.seat : 0,
-      names: nm,
+      names: names(true),
       view: v || (table ? waitingView(table) : null),
       hand: v && mySeatShown && !isCovered ? v.hand : null,
       playable,
