@@ -1,7 +1,42 @@
-"""Shared test settings."""
+"""Shared test settings, and a loader for the scripts in benchmarks/."""
 
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
 from hypothesis import settings
 
 # Tests never assert on time: no per-example deadline, on CI or here.
 settings.register_profile("domeng", deadline=None, print_blob=True)
 settings.load_profile("domeng")
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def load_benchmark() -> Iterator[Callable[[str], ModuleType]]:
+    """Load ``benchmarks/<stem>.py`` as a module, for the tests of one test module.
+
+    The module sits in ``sys.modules`` while the tests use it (its dataclasses
+    look their module up there) and is taken out afterwards.
+    """
+    loaded: list[str] = []
+
+    def load(stem: str) -> ModuleType:
+        name = f"domeng_benchmark_{stem}"
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{stem}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        loaded.append(name)
+        spec.loader.exec_module(module)
+        return module
+
+    yield load
+    for name in loaded:
+        sys.modules.pop(name, None)

@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "inference.py"
 TINY = ["--games", "2", "--rounds", "1", "--samples", "50"]
 
 
 @pytest.fixture(scope="module")
-def inference() -> Iterator[ModuleType]:
-    name = "domeng_benchmark_inference"
-    spec = importlib.util.spec_from_file_location(name, SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[name]
+def inference(load_benchmark: Callable[[str], ModuleType]) -> ModuleType:
+    return load_benchmark("inference")
 
 
 def test_json_report_has_finite_non_negative_scores(

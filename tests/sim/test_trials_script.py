@@ -2,33 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
 import domeng.bots as bots
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "trials.py"
 CHEAP = "expert:fast+playouts=20"
 
 
 @pytest.fixture(scope="module")
-def trials() -> Iterator[ModuleType]:
-    name = "domeng_benchmark_trials"
-    spec = importlib.util.spec_from_file_location(name, SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # its dataclasses look their module up there
-    try:
-        spec.loader.exec_module(module)
-        yield module
-    finally:
-        del sys.modules[name]
+def trials(load_benchmark: Callable[[str], ModuleType]) -> ModuleType:
+    return load_benchmark("trials")
 
 
 @pytest.fixture
