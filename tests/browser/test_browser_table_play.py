@@ -8,50 +8,7 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-FAST = "20"
-"""Pace of the computer players in these tests (ms)."""
-
-
-def new_game(page: Any, base: str) -> str:
-    """One click on the start page: a table of this person and four computer players."""
-    page.goto(base + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    page.evaluate(f"localStorage.setItem('domeng.pace', '{FAST}')")
-    page.click("[data-new-game]")
-    page.wait_for_url("**/#/table/*")
-    page.wait_for_selector("svg.board .seat")
-    table_id: str = page.evaluate("location.hash.split('/')[2]")
-    return table_id
-
-
-def step(page: Any, choose: str | None = "left") -> str:
-    """Do what the person at seat 0 can do now; answers what happened."""
-    if page.locator("[data-round-summary]").count():
-        return "summary"
-    playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-    if playable.count():
-        try:
-            playable.first.click(timeout=3000)
-        except PlaywrightTimeout:
-            return "wait"  # the table moved on between looking and clicking
-        if page.locator("[data-end]").count():
-            if choose is None:
-                return "ends"
-            page.click(f'[data-end="{choose}"]')
-            return "ended"
-        return "played"
-    page.wait_for_timeout(30)
-    return "wait"
-
-
-def play_round(page: Any, limit: int = 2000) -> list[str]:
-    done = []
-    for _ in range(limit):
-        what = step(page)
-        done.append(what)
-        if what == "summary":
-            return done
-    raise AssertionError("the round did not end")
+from .playing import new_game, play_round, step
 
 
 def test_a_person_plays_a_whole_round_by_clicking(page: Any, service: Any) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from .playing import new_game, play_round
 
 
 def hand(page: Any) -> list[str]:
@@ -17,12 +17,8 @@ def test_a_restarted_service_puts_the_person_back_at_the_table(
 ) -> None:
     # while the service is down, the page's attempts to reconnect may fail aloud
     console.allow("WebSocket connection to")
-    page.goto(service.base + "/")
-    page.wait_for_selector("body[data-ready=true]")
-    page.evaluate("localStorage.setItem('domeng.pace', '20')")
-    page.click("[data-new-game]")
+    table_id = new_game(page, service.base)
     page.wait_for_selector("[data-tile]")
-    table_id = page.evaluate("location.hash.split('/')[2]")
     # wait for the person's turn, so that nothing moves while the service is down
     page.wait_for_selector('[data-playable="true"]')
     tiles = hand(page)
@@ -38,17 +34,4 @@ def test_a_restarted_service_puts_the_person_back_at_the_table(
     assert page.evaluate("location.hash") == f"#/table/{table_id}"
 
     # and the round plays on to its end
-    for _ in range(2000):
-        if page.locator("[data-round-summary]").count():
-            break
-        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-        if playable.count():
-            try:
-                playable.first.click(timeout=2000)
-            except PlaywrightTimeout:
-                continue
-            if page.locator("[data-end]").count():
-                page.click('[data-end="left"]')
-        else:
-            page.wait_for_timeout(30)
-    page.wait_for_selector("[data-round-summary]")
+    play_round(page, "left")

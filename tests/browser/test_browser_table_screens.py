@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from .playing import play_round, step
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
 TERMS = [
@@ -121,16 +121,7 @@ def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any
             page.wait_for_selector("[data-tile]")
             assert page.locator(".seat.self .seat-name").text_content() == who
             continue
-        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-        if playable.count():
-            try:
-                playable.first.click(timeout=2000)
-            except PlaywrightTimeout:
-                continue
-            if page.locator("[data-end]").count():
-                page.click('[data-end="left"]')
-        else:
-            page.wait_for_timeout(30)
+        step(page, "left")
     assert covers, "no cover was shown"
     assert set(covers) == {"Andi", "Besse"} or len(covers) >= 1
     seats = service.get(f"/api/tables/{table_id}")["seats"]
@@ -169,20 +160,7 @@ def test_the_language_menu_changes_every_visible_text(page: Any, service: Any) -
     )
     assert "(basic)" not in shown
     assert "Besse · dasar" in shown  # on the plate; the running account says just "Besse"
-    for _ in range(2000):
-        if page.locator("[data-round-summary]").count():
-            break
-        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-        if playable.count():
-            try:
-                playable.first.click(timeout=2000)
-            except PlaywrightTimeout:
-                continue
-            if page.locator("[data-end]").count():
-                page.click('[data-end="right"]')
-        else:
-            page.wait_for_timeout(30)
-    page.wait_for_selector("[data-round-summary]")
+    play_round(page, "right")
     assert visible_words(page, names) & english == set()
     assert "Klasemen" in page.locator("[data-round-summary]").inner_text()
     account = page.locator(".account").inner_text()
