@@ -148,7 +148,6 @@ def score_move(
         return 1000.0 + (5 if lempa and mappakuling else 3 if mappakuling else 0)
 
     fit = ENDS_MASK[left * 7 + right]
-    others = unseen & ~(1 << t)
     mine = rest & fit
     score = w["pips"] * PIPS[t]
     score += w["numbers"] * numbers_in(rest)
@@ -164,16 +163,16 @@ def score_move(
     score += w["fit"] if mine else -w["nofit"]
     score += w["fitcount"] * mine.bit_count()
 
-    if not others & fit:
+    if not unseen & fit:
         # Nobody else can play on these ends: they all PASS.
         if mine:
             score += w["allpass"]
         else:
-            score += _block(seat, rest, others, unseen, lacking, counts)
+            score += _block(seat, rest, unseen, lacking, counts)
         return score
 
     nxt = (seat + 1) % SEATS
-    may = _may_hold(unseen, lacking[nxt]) & ~(1 << t)
+    may = _may_hold(unseen, lacking[nxt])
     may_fit = may & fit
     count = counts[nxt]
     if not may_fit:
@@ -206,7 +205,6 @@ def _cucuq_stones(c: int, left: int, right: int) -> int:
 def _block(
     seat: int,
     rest: TileSet,
-    others: TileSet,
     unseen: TileSet,
     lacking: Sequence[int],
     counts: Sequence[int],
@@ -215,7 +213,7 @@ def _block(
     mine = pip_total(rest)
     sure = True
     likely = True
-    average = pip_total(others) / max(1, others.bit_count())
+    average = pip_total(unseen) / max(1, unseen.bit_count())
     for k in range(1, SEATS):
         s = (seat + k) % SEATS
         n = counts[s]
