@@ -7,7 +7,8 @@ import random
 import pytest
 
 from domeng.bots import OraclePlayer, make_player, player_names
-from domeng.bots.expert import Level
+from domeng.bots.expert import LEVELS, Level
+from domeng.bots.oracle import ORACLE_LEVEL
 from domeng.engine import BlockPasses, Game, Opening, Variants
 
 TINY = Level("oracle:test", 24, 5.0)
@@ -18,6 +19,16 @@ def test_oracle_is_not_offered_to_people() -> None:
     assert "oracle" not in player_names(for_people=True)
     assert "oracle" in player_names(for_people=False)
     assert isinstance(make_player("oracle", 1), OraclePlayer)
+
+
+def test_the_ceiling_thinks_at_least_as_much_as_the_default_expert() -> None:
+    # The oracle measures what knowing the hidden tiles is worth: with a smaller
+    # budget than `expert` the gap would mix that up with a gap in thinking.
+    oracle = make_player("oracle", 1)
+    assert isinstance(oracle, OraclePlayer)
+    assert oracle.level == ORACLE_LEVEL
+    assert ORACLE_LEVEL.playouts >= LEVELS["expert"].playouts
+    assert ORACLE_LEVEL.max_seconds >= LEVELS["expert"].max_seconds
 
 
 def test_oracle_sees_all_and_refuses_a_mere_view() -> None:

@@ -20,17 +20,19 @@ How it thinks, for every move with more than one choice:
    halving): after each stage the weaker half of the moves is dropped and the
    survivors get the next stage's play-outs, in fresh guesses.
 5. **Value** a finished round by the game's objective
-   (:class:`~domeng.bots.rollout.Objective`): the stones the seat received
-   (minus half those it gave), a big bonus for its own CAMAT election, a malus
-   for another's; the move with the best weighted mean wins.
+   (:class:`~domeng.bots.rollout.Objective`): minus the stones the seat
+   received, plus a tenth of those it gave, a bonus for its own CAMAT
+   election and a malus for another's; the move with the best weighted mean
+   wins.
 
 Determinism: the budget that counts is a number of play-outs (``playouts``);
 the random stream is seeded from the player's seed and the position, so the
 same seed and the same view give the same move. The time limit (``max_seconds``)
 is only a safety cap: if it cuts a search short (a very slow machine), that
 move may differ from run to run. On an idle core of this machine class the
-shipped levels stay inside it (a play-out costs about 50 µs there, so
-``expert`` thinks about 0.4-0.5 s); on a loaded machine they can reach it.
+shipped levels stay far inside it (a play-out costs about 50 µs there, so
+``expert`` thinks about 0.15 s, 0.2 s at most, a fifth of its cap); only a
+machine several times slower, or as heavily loaded, can reach it.
 """
 
 from __future__ import annotations
@@ -62,8 +64,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "expert:fast": Level("expert:fast", 1000, 0.3),
-    "expert": Level("expert", 8000, 0.95),
-    "expert:strong": Level("expert:strong", 24000, 4.0),
+    "expert": Level("expert", 3000, 0.95),
+    "expert:strong": Level("expert:strong", 8000, 4.0),
 }
 
 
