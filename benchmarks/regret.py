@@ -1,0 +1,256 @@
+"""Where a player's moves lose, judged by the truth: each decision valued on the real deal.
+
+Run ``python benchmarks/regret.py`` (``--help`` for options).
+
+Why: ``domeng sim`` tells how many stones a player receives, not which of its
+decisions cost them. Here seat 0 plays ``--player`` against four ``basic`` in
+seeded games; at each of seat 0's decisions (two or more legal moves) every
+legal move is valued on the *true* deal, every hand in sight, by
+``--playouts`` play-outs each (the play-out policy and the value of
+:mod:`domeng.bots.rollout`, the same random stream for every move), as the
+``oracle`` would value them. Then:
+
+- **gain over basic**: the value of the player's move minus the value of the
+  move ``basic`` would have made from the same view (the same play-outs, so
+  the comparison is sharp); positive is better. Its 95% interval is over
+  decisions.
+- **regret**: the best move's value minus the chosen move's, for the player
+  and for ``basic``. The best of several noisy estimates is biased upwards,
+  so regrets are a little too large, the same for both; compare them, do not
+  read them as stones.
+- **same move**: how often the player chose ``basic``'s move.
+
+Decisions are grouped by how many tiles seat 0 held (5: its first play of
+the round) and whether it opened the round. The player's moves are played,
+so the games are its own; the seeds make a run repeatable (for the expert
+levels, as long as their time cap is not reached).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from domeng.bots import make_player, player_names
+from domeng.bots.rollout import play_out, round_value
+from domeng.engine import SEATS, Game, Move, Round, view
+
+SEAT = 0
+"""The seat of the player measured; the other four are ``basic``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of seat 0, valued on the true deal."""
+
+    hand: int
+    """Tiles seat 0 held before playing."""
+    opening: bool
+    """Seat 0 opened the round (an empty line)."""
+    chosen: float
+    """The true value of the player's move."""
+    basic: float
+    """The true value of ``basic``'s move from the same view."""
+    best: float
+    """The true value of the best legal move."""
+    same: bool
+    """The player chose ``basic``'s move."""
+
+
+def move_values(r: Round, seat: int, playouts: int, rng: random.Random) -> dict[Move, float]:
+    """Every legal move's mean value to ``seat`` over ``playouts`` play-outs of the true round."""
+    since = len(r.events)
+    start = rng.getstate()
+    values: dict[Move, float] = {}
+    for m in r.legal_moves():
+        rng.setstate(start)  # the same random stream for every move
+        total = 0.0
+        for _ in range(playouts):
+            c = r.clone()
+            c.play(m)
+            play_out(c, rng)
+            total += round_value(c, seat, since)
+        values[m] = total / playouts
+    return values
+
+
+def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:
+    """One seeded game of ``rounds`` rounds; seat 0's decisions, valued."""
+    player_name, seed, game_index, rounds, playouts = job
+    deals = random.Random(f"regret|{seed}|{game_index}|deals")
+    judge = random.Random(f"regret|{seed}|{game_index}|judge")
+    player = make_player(player_name, hash_seed(seed, game_index, SEAT))
+    shadow = make_player("basic", hash_seed(seed, game_index, SEAT))
+    others = [make_player("basic", hash_seed(seed, game_index, s)) for s in range(SEATS)]
+    game = Game()
+    out: list[Decision] = []
+    for _ in range(rounds):
+        r = game.deal(deals)
+        while r.turn is not None:
+            seat = r.turn
+            legal = r.legal_moves()
+            if len(legal) == 1:
+                r.play(legal[0])
+                continue
+            if seat != SEAT:
+                r.play(others[seat].choose(view(r, seat)))
+                continue
+            v = view(r, seat)
+            chosen = player.choose(v)
+            hint = shadow.choose(v)
+            values = move_values(r, seat, playouts, judge)
+            out.append(
+                Decision(
+                    hand=r.hands[seat].bit_count(),
+                    opening=r.ends is None,
+                    chosen=values[chosen],
+                    basic=values[hint],
+                    best=max(values.values()),
+                    same=chosen == hint,
+                )
+            )
+            r.play(chosen)
+    return out
+
+
+def hash_seed(seed: int, game_index: int, seat: int) -> int:
+    """A player's seed from the run's seed, the game and the seat."""
+    return random.Random(f"regret|{seed}|{game_index}|{seat}").randrange(2**63)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """The figures of a group of decisions."""
+
+    name: str
+    decisions: int
+    gain: float
+    gain_ci95: tuple[float, float] | None
+    regret: float
+    basic_regret: float
+    same_move: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "group": self.name,
+            "decisions": self.decisions,
+            "gain_over_basic": self.gain,
+            "gain_over_basic_ci95": None if self.gain_ci95 is None else list(self.gain_ci95),
+            "regret": self.regret,
+            "basic_regret": self.basic_regret,
+            "same_move": self.same_move,
+        }
+
+
+def group(name: str, ds: Sequence[Decision]) -> Group:
+    """Summarize ``ds`` (at least one decision)."""
+    n = len(ds)
+    gains = [d.chosen - d.basic for d in ds]
+    mean = sum(gains) / n
+    ci: tuple[float, float] | None = None
+    if n > 1:
+        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
+        half = 1.96 * math.sqrt(var / n)
+        ci = (mean - half, mean + half)
+    return Group(
+        name=name,
+        decisions=n,
+        gain=mean,
+        gain_ci95=ci,
+        regret=sum(d.best - d.chosen for d in ds) / n,
+        basic_regret=sum(d.best - d.basic for d in ds) / n,
+        same_move=sum(d.same for d in ds) / n,
+    )
+
+
+def summarize(ds: Sequence[Decision]) -> list[Group]:
+    """All decisions, then by tiles in hand (5 down to 2), then the openings."""
+    groups = [group("all", ds)] if ds else []
+    for hand in range(5, 1, -1):
+        part = [d for d in ds if d.hand == hand and not d.opening]
+        if part:
+            groups.append(group(f"{hand} tiles in hand", part))
+    opening = [d for d in ds if d.opening]
+    if opening:
+        groups.append(group("opening the round", opening))
+    return groups
+
+
+def run(
+    player: str, seed: int, games: int, rounds: int, playouts: int, workers: int
+) -> list[Decision]:
+    """Every decision of the run, games in order (the same whatever ``workers`` is)."""
+    jobs = [(player, seed, g, rounds, playouts) for g in range(games)]
+    if workers <= 1:
+        parts = [play_game(job) for job in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(play_game, jobs))
+    return [d for part in parts for d in part]
+
+
+def format_groups(player: str, groups: Sequence[Group]) -> str:
+    lines = [
+        f"{'decisions of ' + player:<28} {'n':>5}  {'gain over basic [95%]':>26}  "
+        f"{'regret':>7}  {'basic':>7}  {'same move':>9}"
+    ]
+    for g in groups:
+        ci = "" if g.gain_ci95 is None else f"[{g.gain_ci95[0]:+.3f}, {g.gain_ci95[1]:+.3f}]"
+        lines.append(
+            f"{g.name:<28} {g.decisions:>5}  {g.gain:+.3f} {ci:>19}  "
+            f"{g.regret:7.3f}  {g.basic_regret:7.3f}  {100 * g.same_move:8.1f}%"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--player", default="expert:fast", help="the player in seat 0")
+    parser.add_argument("--games", type=int, default=120, help="games (default 120)")
+    parser.add_argument("--rounds", type=int, default=10, help="rounds a game (default 10)")
+    parser.add_argument(
+        "--playouts", type=int, default=300, help="play-outs per legal move (default 300)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    args = parser.parse_args(argv)
+    if args.player not in player_names(for_people=False) or args.player == "oracle":
+        parser.error(f"--player: a player that receives a view, not {args.player!r}")
+    for name in ("games", "rounds", "playouts"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    ds = run(args.player, args.seed, args.games, args.rounds, args.playouts, args.workers)
+    groups = summarize(ds)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "player": args.player,
+                    "games": args.games,
+                    "rounds": args.rounds,
+                    "playouts": args.playouts,
+                    "seed": args.seed,
+                    "groups": [g.to_json() for g in groups],
+                },
+                indent=2,
+            )
+        )
+    else:
+        print(
+            f"seat 0 = {args.player} against four basic, {args.games} games x {args.rounds} "
+            f"rounds, seed {args.seed}; every legal move valued on the true deal by "
+            f"{args.playouts} play-outs, by the expert's value of a round"
+        )
+        print(format_groups(args.player, groups))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""benchmarks/regret.py: each decision valued on the true deal, against basic's move."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from domeng.engine import Game
+
+
+@pytest.fixture(scope="module")
+def regret(load_benchmark: Callable[[str], ModuleType]) -> ModuleType:
+    return load_benchmark("regret")
+
+
+def test_basic_against_itself_gains_nothing_and_always_agrees(regret: ModuleType) -> None:
+    # Seat 0's basic and the shadow basic get the same seed: the same moves.
+    ds = regret.run("basic", seed=3, games=2, rounds=2, playouts=4, workers=1)
+    assert ds
+    for d in ds:
+        assert d.same and d.chosen == d.basic
+        assert d.best >= d.chosen
+        assert 2 <= d.hand <= 5
+    (everything, *_) = regret.summarize(ds)
+    assert everything.name == "all" and everything.decisions == len(ds)
+    assert everything.gain == 0.0 and everything.same_move == 1.0
+    assert everything.regret == everything.basic_regret
+
+
+def test_a_run_repeats_and_does_not_depend_on_the_workers(regret: ModuleType) -> None:
+    one = regret.run("expert:fast", seed=5, games=2, rounds=1, playouts=3, workers=1)
+    two = regret.run("expert:fast", seed=5, games=2, rounds=1, playouts=3, workers=2)
+    assert one == two
+
+
+def test_move_values_share_one_random_stream_and_leave_the_round_alone(
+    regret: ModuleType,
+) -> None:
+    game = Game()
+    r = game.deal(random.Random(8))
+    before = (list(r.hands), len(r.events), r.turn)
+    rng = random.Random(1)
+    values = regret.move_values(r, r.turn, 5, rng)
+    assert set(values) == set(r.legal_moves())
+    assert (list(r.hands), len(r.events), r.turn) == before
+    again = regret.move_values(r, r.turn, 5, random.Random(1))
+    assert again == values
+
+
+def test_groups_split_by_hand_and_opening(regret: ModuleType) -> None:
+    D = regret.Decision
+    ds = [
+        D(hand=5, opening=True, chosen=-1.0, basic=-2.0, best=-1.0, same=False),
+        D(hand=5, opening=False, chosen=-2.0, basic=-2.0, best=-1.0, same=True),
+        D(hand=3, opening=False, chosen=0.0, basic=-1.0, best=0.0, same=False),
+    ]
+    groups = {g.name: g for g in regret.summarize(ds)}
+    assert list(groups) == ["all", "5 tiles in hand", "3 tiles in hand", "opening the round"]
+    assert groups["all"].gain == pytest.approx(2.0 / 3)
+    assert groups["5 tiles in hand"].decisions == 1
+    assert groups["5 tiles in hand"].regret == 1.0
+    assert groups["opening the round"].gain == 1.0
+    assert groups["opening the round"].gain_ci95 is None  # one decision: no interval
+
+
+def test_the_command_prints_a_table_or_json(
+    regret: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["--games", "1", "--rounds", "1", "--playouts", "2", "--workers", "1"]
+    assert regret.main([*args, "--player", "basic"]) == 0
+    text = capsys.readouterr().out
+    assert "gain over basic" in text and "all" in text
+    assert regret.main([*args, "--player", "basic", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["player"] == "basic" and doc["groups"][0]["group"] == "all"
+
+
+@pytest.mark.parametrize("args", [["--player", "oracle"], ["--player", "nobody"], ["--games", "0"]])
+def test_the_command_refuses_bad_arguments(regret: ModuleType, args: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        regret.main(args)
+    assert exc.value.code == 2
