@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from domeng.bots import make_player, player_names
 from domeng.bots.rollout import play_out, round_value
 from domeng.engine import SEATS, Game, Move, Round, view
+from domeng.sim.stats import interval_json
 
 SEAT = 0
 """The seat of the player measured; the other four are ``basic``."""
@@ -141,7 +142,7 @@ class Group:
             "group": self.name,
             "decisions": self.decisions,
             "gain_over_basic": self.gain,
-            "gain_over_basic_ci95": None if self.gain_ci95 is None else list(self.gain_ci95),
+            "gain_over_basic_ci95": interval_json(self.gain_ci95),
             "regret": self.regret,
             "basic_regret": self.basic_regret,
             "same_move": self.same_move,

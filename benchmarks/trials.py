@@ -66,7 +66,7 @@ from domeng.bots.rollout import DEFAULT_OBJECTIVE, DEFAULT_WEIGHTS, Objective, W
 from domeng.engine import SEATS, Variants
 from domeng.sim.plan import Task, game_sizes, plan
 from domeng.sim.runner import TaskResult, play_task
-from domeng.sim.stats import cluster_mean_ci
+from domeng.sim.stats import cluster_mean_ci, interval_json
 
 OPPONENT = "basic"
 DEFAULT_SECONDS = 60.0
@@ -244,21 +244,17 @@ class Line:
             "spec": self.spec,
             "rounds": self.rounds,
             "stones_per_round": self.stones_per_round,
-            "stones_per_round_ci95": _pair(self.stones_per_round_ci95),
+            "stones_per_round_ci95": interval_json(self.stones_per_round_ci95),
             "opponents_stones_per_round": self.opponents_stones_per_round,
             "vs_opponents": self.vs_opponents,
-            "vs_opponents_ci95": _pair(self.vs_opponents_ci95),
+            "vs_opponents_ci95": interval_json(self.vs_opponents_ci95),
             "camat_per_100_rounds": self.camat_per_100_rounds,
             "opponents_camat_per_100_rounds": self.opponents_camat_per_100_rounds,
             "ms_per_decision": self.ms_per_decision,
             "decisions": self.decisions,
             "vs_first": self.vs_first,
-            "vs_first_ci95": _pair(self.vs_first_ci95),
+            "vs_first_ci95": interval_json(self.vs_first_ci95),
         }
-
-
-def _pair(ci: Interval) -> list[float] | None:
-    return None if ci is None else [ci[0], ci[1]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from domeng.sim.stats import cluster_mean_ci, t_quantile_975
+from domeng.sim.stats import cluster_mean_ci, interval_json, t_quantile_975
 
 # Reference 0.975 quantiles of Student's t (standard tables).
 KNOWN_T = {
@@ -78,3 +78,8 @@ def test_bad_input_is_refused() -> None:
         cluster_mean_ci([1.0, 2.0], [1])
     with pytest.raises(ValueError, match="no rounds"):
         cluster_mean_ci([], [])
+
+
+def test_an_interval_is_written_to_json_as_a_list_or_null() -> None:
+    assert interval_json((0.25, 0.5)) == [0.25, 0.5]
+    assert interval_json(None) is None

@@ -106,3 +106,8 @@ def cluster_mean_ci(
     se = math.sqrt(k / (k - 1) * ss) / n
     half = t_quantile_975(k - 1) * se
     return mean, (mean - half, mean + half)
+
+
+def interval_json(ci: tuple[float, float] | None) -> list[float] | None:
+    """An interval as JSON writes it: ``[low, high]``, or None when there is none."""
+    return None if ci is None else [ci[0], ci[1]]

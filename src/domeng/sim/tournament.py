@@ -22,7 +22,7 @@ from domeng.engine import SEATS, Variants
 
 from .plan import Task, game_sizes, plan
 from .runner import Tally, TaskResult, play_task
-from .stats import cluster_mean_ci
+from .stats import cluster_mean_ci, interval_json
 
 DEFAULT_GAME_ROUNDS = 20
 """Deals per game: long enough for CAMAT elections (one every 7 or 8 rounds or so)."""
@@ -78,12 +78,12 @@ class EntryResult:
             "name": self.name,
             "rounds": n,
             "stones_per_round": self.stones_per_round,
-            "stones_per_round_ci95": _pair(self.stones_per_round_ci95),
+            "stones_per_round_ci95": interval_json(self.stones_per_round_ci95),
             "given_per_round": t.given / n,
             "net_stones_per_round": self.net_stones_per_round,
-            "net_stones_per_round_ci95": _pair(self.net_stones_per_round_ci95),
+            "net_stones_per_round_ci95": interval_json(self.net_stones_per_round_ci95),
             "stones_per_round_vs_others": self.vs_others,
-            "stones_per_round_vs_others_ci95": _pair(self.vs_others_ci95),
+            "stones_per_round_vs_others_ci95": interval_json(self.vs_others_ci95),
             "camat": t.camat,
             "camat_per_100_rounds": 100.0 * t.camat / n,
             "wins": t.wins,
@@ -101,10 +101,6 @@ class EntryResult:
             "decisions": t.decisions,
             "ms_per_move": ms,
         }
-
-
-def _pair(ci: tuple[float, float] | None) -> list[float] | None:
-    return None if ci is None else [ci[0], ci[1]]
 
 
 @dataclass(frozen=True, slots=True)
