@@ -86,9 +86,9 @@ def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:
     player_name, seed, game_index, rounds, playouts = job
     deals = random.Random(f"regret|{seed}|{game_index}|deals")
     judge = random.Random(f"regret|{seed}|{game_index}|judge")
-    player = make_player(player_name, hash_seed(seed, game_index, SEAT))
-    shadow = make_player("basic", hash_seed(seed, game_index, SEAT))
-    others = [make_player("basic", hash_seed(seed, game_index, s)) for s in range(SEATS)]
+    player = make_player(player_name, seat_seed(seed, game_index, SEAT))
+    shadow = make_player("basic", seat_seed(seed, game_index, SEAT))
+    others = [make_player("basic", seat_seed(seed, game_index, s)) for s in range(SEATS)]
     game = Game()
     out: list[Decision] = []
     for _ in range(rounds):
@@ -120,7 +120,7 @@ def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:
     return out
 
 
-def hash_seed(seed: int, game_index: int, seat: int) -> int:
+def seat_seed(seed: int, game_index: int, seat: int) -> int:
     """A player's seed from the run's seed, the game and the seat."""
     return random.Random(f"regret|{seed}|{game_index}|{seat}").randrange(2**63)
 
