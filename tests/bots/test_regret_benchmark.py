@@ -6,10 +6,11 @@ import json
 import random
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import pytest
 
-from domeng.engine import Game
+from domeng.engine import Game, Opening, Variants
 
 
 @pytest.fixture(scope="module")
@@ -40,17 +41,34 @@ def test_a_run_repeats_and_does_not_depend_on_the_workers(regret: ModuleType) ->
 
 
 def test_move_values_share_one_random_stream_and_leave_the_round_alone(
-    regret: ModuleType,
+    regret: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = Game()
+    game = Game(Variants(opening=Opening.FREE))  # the opener may play any of its 5 tiles
     r = game.deal(random.Random(8))
+    assert len(r.legal_moves()) > 1
     before = (list(r.hands), len(r.events), r.turn)
-    rng = random.Random(1)
-    values = regret.move_values(r, r.turn, 5, rng)
+
+    # Record the random stream each move's play-outs start from.
+    starts: list[tuple[int, object]] = []
+    real_play_out = regret.play_out
+
+    def recording(c: Any, rng: random.Random) -> None:
+        starts.append((c.plays[-1][1].tile, rng.getstate()))
+        real_play_out(c, rng)
+
+    monkeypatch.setattr(regret, "play_out", recording)
+    values = regret.move_values(r, r.turn, 3, random.Random(1))
     assert set(values) == set(r.legal_moves())
     assert (list(r.hands), len(r.events), r.turn) == before
-    again = regret.move_values(r, r.turn, 5, random.Random(1))
-    assert again == values
+    by_move: dict[int, list[object]] = {}
+    for tile, state in starts:
+        by_move.setdefault(tile, []).append(state)
+    streams = list(by_move.values())
+    assert len(streams) == len(values) and all(len(x) == 3 for x in streams)
+    # Every move's play-outs start from the same point of the stream (then they
+    # part, as play-outs of different moves draw different numbers of times).
+    assert all(x[0] == streams[0][0] for x in streams)
+    assert regret.move_values(r, r.turn, 3, random.Random(1)) == values
 
 
 def test_groups_split_by_hand_and_opening(regret: ModuleType) -> None:
