@@ -316,3 +316,20 @@ def test_watching_a_table_shows_no_hand(page: Any, service: Any) -> None:
         "is in turn" in page.locator(".status").inner_text()
         or page.locator("[data-round-summary]").count()
     )
+
+
+def test_on_a_phone_every_form_field_stays_inside_its_card(browser: Any, service: Any) -> None:
+    # The start page's selects are as wide as their longest option; on a phone
+    # the first-tile variant's ran past the edge of its card.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    start_page(page, service.base)
+    overflowing = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.card select, .card input'))
+            .filter(e => e.getBoundingClientRect().right > e.closest('.card')
+                .getBoundingClientRect().right)
+            .map(e => e.id || e.name || e.outerHTML.slice(0, 60))"""
+    )
+    assert page.locator(".card select").count() > 5
+    assert overflowing == []
+    context.close()
