@@ -77,7 +77,12 @@ def test_tile_name_writes_the_higher_number_first() -> None:
     assert tile_name(parse_tile("0-3")) == "3-0"
 
 
-@pytest.mark.parametrize("bad", ["7-1", "6", "6-", "-6", "a-b", "6-6-6", "", "66", "6 - 6", "-1-0"])
+@pytest.mark.parametrize(
+    "bad",
+    # the last three are digits to Python's str.isdigit (superscript two, Arabic-Indic
+    # three and zero, full-width one), but not how a tile is written
+    ["7-1", "6", "6-", "-6", "a-b", "6-6-6", "", "66", "6 - 6", "-1-0", "²-1", "٣-٠", "１-0"],
+)
 def test_parse_tile_rejects_what_is_not_a_tile(bad: str) -> None:
     with pytest.raises(ValueError):
         parse_tile(bad)

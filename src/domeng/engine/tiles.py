@@ -77,7 +77,7 @@ def parse_tile(text: str) -> Tile:
     ValueError: unknown tile '7-1'
     """
     parts = text.split("-") if isinstance(text, str) else []
-    if len(parts) == 2 and all(p.isdigit() and len(p) == 1 for p in parts):
+    if len(parts) == 2 and all(len(p) == 1 and p in "0123456789" for p in parts):
         key = (int(parts[0]), int(parts[1]))
         if key in _INDEX:
             return _INDEX[key]
