@@ -1,7 +1,9 @@
 """Benchmark the table service: many tables at once, people playing over WebSockets.
 
 Starts `domeng serve` (a real process, a throwaway database, loopback only),
-creates N tables of five computer players at a pace, and in parallel P tables
+creates N tables of five computer players at a pace, each watched by a
+spectator's WebSocket connection (the service deals a computer table's next
+round only while someone watches it), and in parallel P tables
 where seat 0 is a person played by this script through a real WebSocket
 connection (the ``websockets`` client): it plays as soon as it is in turn and
 says it is ready after each round. It measures the time from a play sent to
@@ -114,6 +116,17 @@ async def person(
     return plays
 
 
+async def spectator(port: int, table_id: str, stop_at: float) -> None:
+    """Watch a table until ``stop_at``, reading (and dropping) every message."""
+    async with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        while time.monotonic() < stop_at:
+            try:
+                await asyncio.wait_for(ws.recv(), timeout=stop_at - time.monotonic())
+            except TimeoutError:
+                break
+
+
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process so far (Linux), or None."""
     try:
@@ -141,9 +154,12 @@ async def run(args: argparse.Namespace) -> None:
             await wait_started(http, proc)
             level = args.level or (await http.get("/api")).json()["default_level"]
             computer = {"kind": "computer", "level": level}
+            watched: list[str] = []
             for _ in range(args.tables):
                 body = {"seats": [computer] * 5, "pace_ms": args.pace_ms}
-                assert (await http.post("/api/tables", json=body)).status_code == 201
+                r = await http.post("/api/tables", json=body)
+                assert r.status_code == 201
+                watched.append(r.json()["id"])
             people: list[tuple[str, str]] = []
             for _ in range(args.people):
                 body = {
@@ -158,9 +174,9 @@ async def run(args: argparse.Namespace) -> None:
             start = time.monotonic()
             stop_at = start + args.seconds
             latencies: list[float] = []
-            made = await asyncio.gather(
-                *(person(port, tid, tok, stop_at, latencies) for tid, tok in people)
-            )
+            playing = [person(port, tid, tok, stop_at, latencies) for tid, tok in people]
+            watching = [spectator(port, tid, stop_at) for tid in watched]
+            made, _ = await asyncio.gather(asyncio.gather(*playing), asyncio.gather(*watching))
             elapsed = time.monotonic() - start
             end_cpu = cpu_seconds(proc.pid)
             plays = await table_plays(http) - start_plays

@@ -137,6 +137,61 @@ def test_an_unknown_route_answers_json_404(service: Any) -> None:
     assert r.json()["error"]["code"] == "not_found"
 
 
+def test_a_post_that_is_not_sent_as_json_is_refused_and_creates_nothing(service: Any) -> None:
+    # a web page of another site can send text/plain without asking the service first
+    before = service.http.get("/api/tables").json()["tables"]
+    body = '{"seats": [{"kind": "computer", "level": "random"}, {"kind": "person"},'
+    body += ' {"kind": "person"}, {"kind": "person"}, {"kind": "person"}]}'
+    for kind in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"content-type": kind} if kind else {}
+        r = service.http.post("/api/tables", content=body, headers=headers)
+        assert r.status_code == 415, r.text
+        assert r.json()["error"]["code"] == "bad_content_type"
+    t, _ = person_table(service)
+    r = service.http.post(
+        f"/api/tables/{t['id']}/seats/1", content='{"name": "Eve"}', headers={"content-type": ""}
+    )
+    assert r.status_code == 415
+    assert service.http.get("/api/tables").json()["tables"][: len(before)] == before
+    ok = service.http.post(
+        "/api/tables", content=body, headers={"content-type": "application/json; charset=utf-8"}
+    )
+    assert ok.status_code == 201
+
+
+def test_the_small_refusals_say_what_is_wrong(service: Any) -> None:
+    r = service.http.get("/api/tables", params={"status": "bogus"})
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "bad_status"
+    r = service.http.delete("/api/tables")
+    assert r.status_code == 405
+    assert set(r.headers["allow"].replace(" ", "").split(",")) >= {"GET"}
+    # an unknown table is named before its seat is read
+    r = service.http.post("/api/tables/nope/seats/abc", json={"name": "Eve"})
+    assert r.json()["error"]["code"] == "unknown_table"
+    seats = [{"kind": "person"}] * 2 + [{"kind": "computer", "level": "random"}] * 3
+    t = service.new_table(seats)
+    r = service.http.post(f"/api/tables/{t['id']}/seats/1", json={"name": "Eve", "colour": "red"})
+    assert r.status_code == 422
+    assert r.json()["error"]["code"] == "bad_body"
+    assert service.http.get(f"/api/tables/{t['id']}").json()["seats"][1]["taken"] is False
+    # nothing dealt yet: nothing to be ready for
+    token = service.http.post(f"/api/tables/{t['id']}/seats/0", json={"name": "Ann"}).json()
+    sock = service.socket(t["id"])
+    sock.hello(token["token"])
+    sock.send({"type": "ready", "id": 1})
+    refusal = sock.until(lambda m: m.get("reply_to") == 1)
+    assert refusal["code"] == "no_round"
+    sock.close()
+
+
+def test_a_record_is_sent_as_a_file_only_when_asked(service: Any) -> None:
+    t = service.new_table([{"kind": "computer", "level": "random"}] * 5, pace_ms=0)
+    for value, attached in (("1", True), ("true", True), ("0", False), ("", False)):
+        r = service.http.get(f"/api/tables/{t['id']}/record", params={"download": value})
+        assert ("attachment" in r.headers.get("content-disposition", "")) is attached, value
+
+
 # -- WebSocket ----------------------------------------------------------------------------
 
 

@@ -1,10 +1,11 @@
-"""A table of five computer players plays on by itself; its record replays cleanly."""
+"""A table of five computer players plays on while watched; its record replays cleanly."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +88,28 @@ def test_the_round_being_played_at_a_persons_table_is_in_no_record_or_replay(
     record = service.http.get(f"/api/tables/{t['id']}/record").json()
     assert record["rounds"] == []
     assert record["players"][0] == "Ann"
+
+
+def test_a_table_of_computer_players_deals_on_only_while_someone_watches(service: Any) -> None:
+    # with no end and no pace it would otherwise play thousands of rounds a minute,
+    # filling the disk, for nobody
+    level = service.level()
+    t = service.new_table([{"kind": "computer", "level": level}] * 5, pace_ms=0)
+    deadline = time.monotonic() + 30
+    while service.http.get(f"/api/tables/{t['id']}").json()["status"] != "between":
+        assert time.monotonic() < deadline, "the first round did not end"
+        time.sleep(0.05)
+    time.sleep(0.5)
+    table = service.http.get(f"/api/tables/{t['id']}").json()
+    assert (table["status"], table["round"]) == ("between", 1)
+
+    watcher = service.socket(t["id"])
+    watcher.hello()
+    watcher.until(lambda m: m["type"] == "update" and m["view"]["round"] >= 3)
+    watcher.close()
+    time.sleep(0.5)  # the service notices the watcher is gone, finishes its round and waits
+    paused = service.http.get(f"/api/tables/{t['id']}").json()
+    time.sleep(0.5)
+    again = service.http.get(f"/api/tables/{t['id']}").json()
+    assert paused["status"] == again["status"] == "between"
+    assert paused["round"] == again["round"] >= 3

@@ -107,7 +107,8 @@ def test_any_table_body_gets_a_201_or_a_clear_4xx(service: Any, body: Any) -> No
         # an open seat: a table that comes out right waits for a person, and plays nothing
         body["seats"][0] = {"kind": "person"}
     content = json.dumps(body)  # Infinity and NaN too: Python's JSON reads them
-    r = service.http.post("/api/tables", content=content, headers={"content-type": "x/json"})
+    headers = {"content-type": "application/json"}
+    r = service.http.post("/api/tables", content=content, headers=headers)
     assert r.status_code in (201, 400, 413, 422), r.text
     if r.status_code != 201:
         assert r.json()["error"]["message"]

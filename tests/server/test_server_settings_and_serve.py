@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -44,6 +50,9 @@ def test_defaults_and_a_round_trip_of_the_settings() -> None:
         ({"end": "never"}, "bad_body"),
         ({"pace_ms": True}, "bad_body"),
         ({"pace_ms": 1.5}, "bad_body"),
+        ({"pace_ms": None}, "bad_body"),
+        ({"end": {"rounds": None}}, "bad_body"),
+        ({"end": {"titles": None}}, "bad_body"),
         ({"stand_in": "nobody"}, "bad_level"),
         ({"variants": "double"}, "bad_variants"),
         ({"seats": [{"kind": "person", "level": "basic"}] * 5}, "bad_body"),
@@ -68,3 +77,48 @@ def test_serve_is_a_command_with_its_options() -> None:
 def test_the_lan_address_is_not_a_loopback_address() -> None:
     address = lan_address()
     assert address is None or not address.startswith("127.")
+
+
+def test_serve_names_a_port_that_is_taken_and_the_port_it_chose_for_port_0(
+    tmp_path: Path,
+) -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    command = [sys.executable, "-m", "domeng", "serve", "--no-browser"]
+    db = ["--db", str(tmp_path / "t.sqlite3")]
+    env = dict(os.environ, PYTHONUNBUFFERED="1", DOMENG_DATA_DIR=str(tmp_path))
+    try:
+        done = subprocess.run(
+            [*command, "--port", str(port), *db],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+    finally:
+        taken.close()
+    assert done.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert f"try --port {port + 1}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+    with subprocess.Popen(
+        [*command, "--port", "0", *db],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            first = proc.stdout.readline()
+            assert first.startswith("Domeng table service: http://127.0.0.1:")
+            chosen = int(first.split("127.0.0.1:")[1].split("/")[0])
+            assert chosen != 0
+            with socket.create_connection(("127.0.0.1", chosen), timeout=30):
+                pass  # it listens where it says
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)

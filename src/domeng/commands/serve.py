@@ -42,6 +42,8 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
     from domeng.server import SQLiteStorage, create_app
 
     path = db if db is not None else data_dir() / "domeng.sqlite3"
+    listener = listen(host, port)
+    port = listener.getsockname()[1]  # the port given, or the one chosen for --port 0
     try:
         storage = SQLiteStorage(path)
     except Exception as e:
@@ -80,4 +82,23 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
                 time.sleep(0.05)
 
         threading.Thread(target=open_when_started, daemon=True).start()
-    server.run()
+    server.run(sockets=[listener])
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host``:``port``, or a clear error (the port is taken)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise click.ClickException(f"cannot listen on {host}: {e.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as e:
+        sock.close()
+        hint = f" (is Domeng already running? or try --port {port + 1})" if port else ""
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror}{hint}") from None
+    sock.listen(2048)
+    return sock

@@ -38,7 +38,7 @@ from . import wire
 from .hub import Hub, run_safely
 from .players import BotRunner, default_level, levels
 from .storage import Storage
-from .tables import Connection, Table, TableError
+from .tables import STATUSES, Connection, Table, TableError
 
 MAX_MESSAGE = 4096
 """The longest WebSocket message accepted, in characters (a play is about 60)."""
@@ -46,15 +46,30 @@ MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
 MAX_RECORD = 4_000_000
 """The longest record accepted by ``POST /api/replay``, in bytes."""
+REPLAYS_AT_ONCE = 1
+"""How many replays are worked out at the same time; more wait their turn. A long
+game's replay takes seconds and many times the record's size in memory, so a few at
+once would slow the tables being played and could exhaust the memory."""
 
 Json = dict[str, Any]
 
 
-def _error(e: TableError) -> JSONResponse:
-    return JSONResponse({"error": e.json()}, status_code=e.status)
+def _error(e: TableError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": e.json()}, status_code=e.status, headers=headers)
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> object:
+    """The request's JSON body ({} when empty). Only ``application/json`` is read: a web
+    page of another site cannot send that without the browser asking this service
+    first (which it does not allow), so no page can create tables or take seats
+    behind a player's back."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise TableError(
+            "bad_content_type",
+            f"the body must be sent as application/json, not {kind or 'without a type'}",
+            415,
+        )
     raw = bytearray()
     async for chunk in request.stream():
         raw += chunk
@@ -118,6 +133,9 @@ async def info(request: Request) -> Response:
 async def list_tables(request: Request) -> Response:
     hub = _hub(request)
     status = request.query_params.get("status")
+    if status is not None and status not in STATUSES:
+        known = ", ".join(STATUSES)
+        raise TableError("bad_status", f"there is no status {status!r} (known: {known})", 400)
     tables = [t.public_json() for t in hub.tables.values()]
     if status:
         tables = [t for t in tables if t["status"] == status]
@@ -144,7 +162,7 @@ async def get_view(request: Request) -> Response:
 async def get_record(request: Request) -> Response:
     t = _hub(request).table(request.path_params["id"])
     headers = {}
-    if request.query_params.get("download"):
+    if request.query_params.get("download", "").lower() in ("1", "true", "yes"):
         headers["Content-Disposition"] = f'attachment; filename="domeng-{t.id}.json"'
     return JSONResponse(t.record_json(), headers=headers)
 
@@ -162,7 +180,14 @@ async def get_replay(request: Request) -> Response:
     def work() -> bytes:
         return _json_bytes(wire.replay_rounds(t.game.variants, rounds, names))
 
-    return Response(await run_in_threadpool(work), media_type="application/json")
+    return Response(await _replay(request, work), media_type="application/json")
+
+
+async def _replay(request: Request, work: Callable[[], bytes]) -> bytes:
+    """Run ``work`` in a worker thread, one replay at a time (:data:`REPLAYS_AT_ONCE`)."""
+    slots: asyncio.Semaphore = request.app.state.replay_slots
+    async with slots:
+        return await run_in_threadpool(work)
 
 
 async def replay_record(request: Request) -> Response:
@@ -176,12 +201,13 @@ async def replay_record(request: Request) -> Response:
             raise TableError("bad_record", str(e), 422) from None
         return _json_bytes(wire.replay_json(game, players))
 
-    return Response(await run_in_threadpool(work), media_type="application/json")
+    return Response(await _replay(request, work), media_type="application/json")
 
 
 async def take_seat(request: Request) -> Response:
     hub = _hub(request)
     table_id = request.path_params["id"]
+    hub.table(table_id)  # an unknown table is named as such before its seat is read
     seat = _seat_number(request.path_params["seat"])
     body = await _body(request)
     token = hub.take_seat(table_id, seat, body)
@@ -199,6 +225,7 @@ async def take_seat(request: Request) -> Response:
 async def leave_seat(request: Request) -> Response:
     hub = _hub(request)
     table_id = request.path_params["id"]
+    hub.table(table_id)
     seat = _seat_number(request.path_params["seat"])
     hub.leave_seat(table_id, seat, await _body(request))
     return JSONResponse({"table": hub.table(table_id).public_json()})
@@ -299,7 +326,7 @@ async def _write(ws: WebSocket, c: Connection) -> None:
     except Exception:
         c.closed = True
     with contextlib.suppress(Exception):
-        await ws.close()
+        await ws.close(code=c.close_code)
 
 
 def _refuse(c: Connection, code: str, text: str, reply_to: object = None) -> None:
@@ -363,7 +390,8 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
     message = f"{request.method} is not allowed at {request.url.path}"
-    return _error(TableError("method_not_allowed", message, 405))
+    allow = getattr(exc, "headers", None) or {}
+    return _error(TableError("method_not_allowed", message, 405), dict(allow))
 
 
 # -- the application ---------------------------------------------------------------------
@@ -409,4 +437,5 @@ def create_app(
         exception_handlers={404: _not_found, 405: _not_allowed},
     )
     app.state.addresses = addresses or []
+    app.state.replay_slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
     return app

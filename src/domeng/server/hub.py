@@ -123,6 +123,9 @@ class Hub:
         t = self.table(table_id)
         if not isinstance(body, dict) or "name" not in body:
             raise TableError("missing_field", 'the body must be {"name": "..."}', 422)
+        extra = set(body) - {"name"}
+        if extra:
+            raise TableError("bad_body", f"unknown field {sorted(extra)[0]!r}", 422)
         name = check_name(body["name"], "name")
         s = self._seat(t, seat)
         if s.stored.kind != "person":
@@ -193,6 +196,8 @@ class Hub:
         c.send(self.state_message(t, seat))
         if seat is not None:
             self._seats_changed(t)
+        else:
+            self.advance(t)  # a table of computer players waiting for someone to watch it
 
     def disconnect(self, t: Table, c: Connection) -> None:
         c.closed = True
@@ -284,7 +289,9 @@ class Hub:
     def ready(self, t: Table, c: Connection, msg: Json) -> None:
         if c.seat is None:
             raise TableError("not_seated", "a spectator has no seat to be ready in")
-        if not t.started or not t.game.round.finished:
+        if not t.started:
+            raise TableError("no_round", "no round has been dealt yet")
+        if not t.game.round.finished:
             raise TableError("round_not_over", "the round is still being played")
         if t.finished:
             raise TableError("game_over", "this game is over")
@@ -381,6 +388,8 @@ class Hub:
             persons = [s for s in t.seats if s.stored.kind == "person"]
             if persons and not any(s.connections for s in persons):
                 return  # nobody is at the table: the next round waits for someone to come back
+            if not persons and not t.connections:
+                return  # computer players play on only while someone watches
             if any(not t.stood_in(n) for n, s in enumerate(t.seats) if s in persons):
                 if self.deal(t):
                     self.advance(t)

@@ -40,6 +40,8 @@ MAX_PACE_MS = 60_000
 DEFAULT_PACE_MS = 800
 DEFAULT_REPLACE_AFTER_MS = 30_000
 QUEUE_LIMIT = 512
+STATUSES = ("waiting", "playing", "between", "finished")
+"""A table's statuses, as ``GET /api/tables?status=`` filters them."""
 """Messages waiting for a slow connection before it is closed."""
 
 
@@ -114,13 +116,24 @@ class Connection:
         self.hello = False
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.close_code = 1000
+        """The WebSocket close code the writer closes with (1008 for one too far behind)."""
 
     def send(self, message: Json) -> None:
         if self.closed:
             return
         if self.outbox.qsize() >= QUEUE_LIMIT:
+            # It sends faster than it reads its answers: say why, then close.
+            text = f"this connection fell {QUEUE_LIMIT} messages behind and is closed"
+            self._put(
+                {"type": "error", "code": "too_far_behind", "message": text, "reply_to": None}
+            )
+            self.close_code = 1008
             self.close()
             return
+        self._put(message)
+
+    def _put(self, message: Json) -> None:
         self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), allow_nan=False))
 
     def close(self) -> None:
@@ -173,6 +186,7 @@ class Table:
 
     @property
     def status(self) -> str:
+        """One of :data:`STATUSES`."""
         if self.finished:
             return "finished"
         if not self.started:
@@ -316,15 +330,22 @@ def rebuild(stored: StoredTable) -> Game:
 # -- reading a new table's settings -------------------------------------------
 
 
-def _int(body: Json, key: str, default: int | None, low: int, high: int) -> int | None:
-    value = body.get(key, default)
-    if value is None:
-        return None
+def _int(body: Json, key: str, low: int, high: int) -> int:
+    value = body[key]
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise TableError(
-            "bad_body", f"{key} must be a whole number from {low} to {high}, or null", 422
-        )
+        raise TableError("bad_body", f"{key} must be a whole number from {low} to {high}", 422)
     return value
+
+
+def _optional_int(body: Json, key: str, default: int | None, low: int, high: int) -> int | None:
+    """``body[key]``, where null (None) means "never"; ``default`` when it is left out."""
+    if key not in body or body[key] is None:
+        return default if key not in body else None
+    try:
+        return _int(body, key, low, high)
+    except TableError:
+        message = f"{key} must be a whole number from {low} to {high}, or null"
+        raise TableError("bad_body", message, 422) from None
 
 
 def check_name(value: object, what: str) -> str:
@@ -395,13 +416,15 @@ def parse_new_table(body: object) -> tuple[Settings, list[StoredSeat]]:
     if end is not None:
         if not isinstance(end, dict) or len(end) != 1 or not set(end) <= {"rounds", "titles"}:
             raise TableError("bad_body", 'end must be {"rounds": N}, {"titles": N} or null', 422)
-        end_rounds = _int(end, "rounds", None, 1, 10_000)
-        end_titles = _int(end, "titles", None, 1, 1_000)
+        end_rounds = _int(end, "rounds", 1, 10_000) if "rounds" in end else None
+        end_titles = _int(end, "titles", 1, 1_000) if "titles" in end else None
     settings = Settings(
         variants=variants,
-        pace_ms=_int(body, "pace_ms", DEFAULT_PACE_MS, 0, MAX_PACE_MS) or 0,
+        pace_ms=_int(body, "pace_ms", 0, MAX_PACE_MS) if "pace_ms" in body else DEFAULT_PACE_MS,
         stand_in=stand_in,
-        replace_after_ms=_int(body, "replace_after_ms", DEFAULT_REPLACE_AFTER_MS, 0, 86_400_000),
+        replace_after_ms=_optional_int(
+            body, "replace_after_ms", DEFAULT_REPLACE_AFTER_MS, 0, 86_400_000
+        ),
         end_rounds=end_rounds,
         end_titles=end_titles,
     )
@@ -409,6 +432,7 @@ def parse_new_table(body: object) -> tuple[Settings, list[StoredSeat]]:
 
 
 __all__: Sequence[str] = (
+    "STATUSES",
     "Connection",
     "Seat",
     "Settings",
