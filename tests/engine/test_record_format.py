@@ -15,6 +15,7 @@ import pytest
 from domeng.engine import BlockPasses, End, Game, Opening, Variants, move, parse_tile
 from domeng.engine.record import (
     FORMAT,
+    RecordError,
     dumps_record,
     game_from_record,
     load_record,
@@ -221,15 +222,33 @@ def test_end_defaults_to_right_when_both_ends_show_the_same_number() -> None:
     assert game.rounds[0].line()[-1] == (0, 0)
 
 
-def test_either_end_is_accepted_when_both_show_the_same_number() -> None:
-    doc = _minimal_doc()
-    doc["rounds"][0]["plays"][1]["end"] = "left"  # 6-0 on 6|6
-    game, _ = game_from_record(doc)
-    assert game.rounds[0].events == _pollo_game().rounds[0].events
+def test_on_equal_ends_a_given_end_is_where_the_tile_goes() -> None:
+    # 6-0 on 6|6: on the right the ends are 6 and 0, on the left 0 and 6. The
+    # contract: "when given, the tile must fit that end", and later ends refer to
+    # the line as it is, so the same game written on the left has every later
+    # end mirrored.
+    right = json.loads(dumps_record(_pollo_game(), NAMES))
+    mirrored = json.loads(dumps_record(_pollo_game(), NAMES))
+    plays = mirrored["rounds"][0]["plays"]
+    assert plays[1]["tile"] == "6-0" and plays[1]["end"] == "right"
+    for play in plays[1:]:
+        play["end"] = {"left": "right", "right": "left"}[play["end"]]
+    game, _ = game_from_record(mirrored)
+    r, original = game.rounds[0], _pollo_game().rounds[0]
+    assert r.line() == [tuple(reversed(t)) for t in reversed(original.line())]
+    assert r.result == original.result
+    assert (r.stones, r.table) == (original.stones, original.table)
+    assert json.loads(dumps_record(game, NAMES)) == mirrored  # written as read
+
+    # only play 2 on the left: play 3 no longer fits the end it names
+    only = json.loads(json.dumps(right))
+    only["rounds"][0]["plays"][1]["end"] = "left"
+    with pytest.raises(RecordError, match="round 1, play 3"):
+        game_from_record(only)
 
 
 def test_end_is_ignored_for_the_first_tile() -> None:
-    for end in ("left", "right"):
+    for end in ("left", "right", "middle", None, 7):
         doc = _minimal_doc()
         doc["rounds"][0]["plays"][0]["end"] = end
         game, _ = game_from_record(doc)

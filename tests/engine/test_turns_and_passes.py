@@ -227,14 +227,17 @@ def test_mappakuling_is_judged_after_the_play_and_never_for_the_opening() -> Non
     assert r3.events[-1] == Played(3, T("4-2"), R, 2, 4, False, False)
 
 
-def test_equal_ends_accept_either_end_as_the_same_move() -> None:
+def test_equal_ends_accept_either_end_and_the_tile_goes_where_named() -> None:
     r, _ = return_round(0)
     play(r, ["2-1", "6-1", "6-2 left"])
+    assert r.ends == (6, 6)
+    assert [m.end for m in r.legal_moves() if m.tile == T("6-6")] == [R]  # one play
     before = snapshot(r)
-    r.play(move("6-6", L))  # ends (6,6): the end does not matter, recorded as right
+    r.play(move("6-6", L))  # accepted, and laid on the left as named
     assert snapshot(r) != before
     played = [e for e in r.events if isinstance(e, Played)]
-    assert played[-1] == Played(2, T("6-6"), R, 6, 6, True, False)
+    assert played[-1] == Played(2, T("6-6"), L, 6, 6, True, False)
+    assert r.line()[0] == (6, 6)
 
 
 def test_the_opening_tile_is_laid_high_half_left_and_either_end_is_accepted() -> None:

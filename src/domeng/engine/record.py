@@ -329,12 +329,6 @@ def _move_of(r: Round, doc: object, number: int, k: int) -> Move:
         raise RecordError('a play must be an object like {"tile": "6-4"}', **where)
     _check_keys(doc, {"seat", "tile", "end"}, {"tile"}, "a play", **where)
     t = _tile(doc["tile"], round=number, play=k)
-    end: End | None = None
-    if "end" in doc:
-        word = doc["end"]
-        if word not in ("left", "right"):
-            raise RecordError(f'end must be "left" or "right", not {_describe(word)}', **where)
-        end = End.parse(word)
     turn = r.turn
     if "seat" in doc:
         seat = doc["seat"]
@@ -354,7 +348,13 @@ def _move_of(r: Round, doc: object, number: int, k: int) -> Move:
                 f"round {number} must open with {tile_name(r.opening_tile)}, not {name}",
                 **where,
             )
-        return move(t, End.RIGHT)
+        return move(t, End.RIGHT)  # the first tile's end is ignored, whatever it says
+    end: End | None = None
+    if "end" in doc:
+        word = doc["end"]
+        if word not in ("left", "right"):
+            raise RecordError(f'end must be "left" or "right", not {_describe(word)}', **where)
+        end = End.parse(word)
     left, right = ends
     fits_left, fits_right = _fits(t, left), _fits(t, right)
     if not fits_left and not fits_right:

@@ -355,17 +355,21 @@ class Round:
         round ends when the rules say so. Raises :class:`IllegalMoveError` (and
         changes nothing) for a move the player in turn may not make.
 
-        When both ends show the same number, and for the opening tile, the end
-        does not matter and either is accepted.
+        For the opening tile the end does not matter and either is accepted.
+        When both ends show the same number either end is accepted too (the two
+        are the same play, so :attr:`legal_moves` lists only the right one), and
+        the tile goes on the end named: the line, and every later end, are as
+        the move says.
         """
         seat = self.turn
         if seat is None:
             raise IllegalMoveError("the round is over")
         legal = self._legal
         if m not in legal:
-            m = self._normalized(m)
-            if m not in legal:
+            same = self._normalized(m)
+            if same not in legal:
                 raise IllegalMoveError(self._why_illegal(seat, m))
+            m = same if self.left < 0 or m[1] != End.LEFT else move(m[0], End.LEFT)
         t, end = m
         bit = 1 << t
         hands = self.hands
