@@ -110,7 +110,7 @@ def test_q_at_the_end_of_a_round_quits(data_dir: Path) -> None:
 
 
 def test_bad_input_is_asked_again(data_dir: Path) -> None:
-    bad = "x\n\n9\n0\n7-7\n"
+    bad = "x\n\n9\n0\n7-7\n²\n٣\n"
     result = play("--seed", "7", input=(bad + CYCLE) * 8)
     assert result.exit_code == 0
     out = result.output
@@ -119,6 +119,7 @@ def test_bad_input_is_asked_again(data_dir: Path) -> None:
     assert "There is no tile 9" in out
     assert "There is no tile 0" in out
     assert "'7-7' is not a tile number" in out
+    assert "'²' is not a tile number" in out and "'٣' is not a tile number" in out
     assert "does not fit the ends" in out and "You may play:" in out
     assert "Traceback" not in out
 
@@ -195,6 +196,29 @@ def test_resume_ignores_changed_variants_with_a_note(data_dir: Path) -> None:
     assert "--opening is taken from the saved game" in result.output
     game, _ = load_record(path)
     assert game.variants.opening.value == "double"
+
+
+def test_resume_deals_on_from_the_seed_of_the_game_negative_ones_too(data_dir: Path) -> None:
+    whole = play("--seed", "-1", input=CYCLE * 8)
+    assert whole.exit_code == 0
+    path = the_game(data_dir)
+    assert path.name.endswith("--1.json")
+    straight, _ = load_record(path)
+    assert len(straight.rounds) >= 2
+    # the same game saved right after round 1, then resumed: round 2 is the same deal
+    doc = json.loads(path.read_text())
+    doc["rounds"] = doc["rounds"][:1]
+    path.write_text(json.dumps(doc))
+    again = play("--resume", str(path), input="q\n")
+    assert again.exit_code == 0, again.output
+    assert "Seed -1: the next rounds are dealt from it" in again.output
+    resumed, _ = load_record(path)
+    assert resumed.rounds[1].dealt == straight.rounds[1].dealt
+    # a renamed file: the seed is printed; --seed is honoured; the saved players stay
+    renamed = path.rename(path.with_name("mine.json"))
+    other = play("--resume", str(renamed), "--seed", "5", "--opponents", "expert", input="q\n")
+    assert "Seed 5: the next rounds are dealt from it" in other.output
+    assert "the saved game's computer players (basic) play on" in other.output
 
 
 def test_resume_of_a_bad_file_is_a_clear_error(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from domeng.engine.record import RecordError, load_record
 from domeng.paths import games_dir
 from domeng.terminal import PlaySession, new_seats, resumed_seats
 
-_SEED_IN_NAME = re.compile(r"-(\d+)\.json$")
+_SEED_IN_NAME = re.compile(r"-(-?\d+)\.json$")
 
 
 def _new_path(seed: int) -> Path:
@@ -124,13 +124,25 @@ def command(
                     style="yellow",
                 )
         found = _SEED_IN_NAME.search(resume.name)
-        if found is not None:
+        if seed is not None:
+            pass  # --seed given: the next rounds are dealt from it
+        elif found is not None:
             seed = int(found.group(1))
-        elif seed is None:
+        else:
             seed = random.SystemRandom().randrange(1, 1_000_000)
         seats = resumed_seats(names, opponents, seed, game, player_names(for_people=True))
+        kept = sorted({s.kind for s in seats[1:] if s.kind is not None and s.kind != opponents})
+        if _given(ctx, "opponents") and kept:
+            console.print(
+                Text(f"Note: the saved game's computer players ({', '.join(kept)}) play on."),
+                style="yellow",
+            )
         path = resume
         console.print(Text(f"Resuming the game saved in {path}", style="bold"), soft_wrap=True)
+        console.print(
+            Text(f"Seed {seed}: the next rounds are dealt from it (--seed N to choose another)."),
+            soft_wrap=True,
+        )
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1_000_000)

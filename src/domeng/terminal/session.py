@@ -268,7 +268,7 @@ class PlaySession:
         if not answer:
             self._error(f"Type the number of a tile, from 1 to {count} (h for help).")
             return None
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():
             k = int(answer)
             if 1 <= k <= count:
                 return tiles[k - 1]
