@@ -151,7 +151,12 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
         return out
     out.append("End:")
     ended: RoundEnded = r.result
+    moved = any(isinstance(e, StonesMoved) for e in events[i:])
+    nothing = "  No stones move: the table is empty and the givers have none."
     for e in events[i:]:
+        if isinstance(e, CamatElected) and not moved:
+            out.append(nothing)  # said before the election, whose reset comes after it
+            moved = True
         if isinstance(e, RoundEnded):
             out.append(f"  {describe(e, names)}.")
             out.append("  Unplayed tiles:")
@@ -161,8 +166,8 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
                 out.append(f"    {names[s]:<{width}}  {shown}")
         elif isinstance(e, StonesMoved | CamatElected):
             out.append(f"  {describe(e, names)}.")
-    if not any(isinstance(e, StonesMoved) for e in events[i:]):
-        out.append("  No stones move: the table is empty and the givers have none.")
+    if not moved:
+        out.append(nothing)
     out.append(f"After round {r.number}: " + _standing_line(r, names))
     return out
 
