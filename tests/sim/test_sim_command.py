@@ -165,6 +165,18 @@ def test_record_writes_every_game_and_it_replays(tmp_path: Path) -> None:
     assert wins == [p["wins"] for p in doc["players"]]  # type: ignore[attr-defined]
 
 
+def test_record_into_a_folder_of_older_records_says_so(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    args = ["--players", PLAYERS, "--rounds", "10", "--seed", "5", "--workers", "1"]
+    first = CliRunner().invoke(main, ["sim", *args, "--record", str(folder), "--json"])
+    assert first.exit_code == 0
+    assert "already holds" not in first.stderr
+    second = CliRunner().invoke(main, ["sim", *args, "--record", str(folder), "--json"])
+    assert second.exit_code == 0
+    assert f"{folder} already holds 5 game records" in second.stderr
+    json.loads(second.stdout)  # the note does not spoil the JSON on standard output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

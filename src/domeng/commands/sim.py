@@ -8,6 +8,7 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -127,6 +128,14 @@ def command(
         settings.check()
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--players'") from None
+    if record_dir is not None:
+        old = sorted(Path(record_dir).glob("game-*-rotation-*.json"))
+        if old:
+            click.echo(
+                f"Note: {record_dir} already holds {len(old)} game records; this run's replace "
+                "those with the same names, the others stay as they are.",
+                err=True,
+            )
     n_workers = workers or default_workers()
     # Ctrl-C or SIGTERM: stop the workers and leave at once (see _interrupted).
     previous = {
