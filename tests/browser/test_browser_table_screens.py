@@ -106,6 +106,7 @@ def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any
     page.wait_for_url("**/#/table/*")
     table_id = page.evaluate("location.hash.split('/')[2]")
     covers: list[str] = []
+    idle = 0
     for _ in range(3000):
         if page.locator("[data-round-summary]").count():
             break
@@ -121,7 +122,14 @@ def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any
             page.wait_for_selector("[data-tile]")
             assert page.locator(".seat.self .seat-name").text_content() == who
             continue
+        status = page.locator(".status").inner_text()
+        if any(f"{n} is in turn" in status for n in ("Cicci", "Daeng", "Emba")):
+            # a computer's turn: nobody of this screen is in turn, so no hand is shown
+            # (the last one to play may have left the screen to the next)
+            assert page.locator("[data-tile]").count() == 0, status
+            idle += 1
         step(page, "left")
+    assert idle, "no computer's turn was seen"
     assert covers, "no cover was shown"
     assert set(covers) == {"Andi", "Besse"} or len(covers) >= 1
     seats = service.get(f"/api/tables/{table_id}")["seats"]
@@ -333,3 +341,33 @@ def test_on_a_phone_every_form_field_stays_inside_its_card(browser: Any, service
     assert page.locator(".card select").count() > 5
     assert overflowing == []
     context.close()
+
+
+def test_the_start_page_keeps_what_was_chosen_while_its_lists_refresh(
+    page: Any, service: Any
+) -> None:
+    # The lists of tables refresh every 5 s; they used to redraw the whole page, so
+    # the variants, the level and the names typed snapped back to their defaults.
+    start_page(page, service.base)
+    page.select_option("#opening", "free")
+    page.select_option("#block-passes", "free")
+    page.select_option("#level", "expert:fast")
+    page.select_option('[data-seat-kind="1"]', "me")
+    page.fill('[data-seat-name="1"]', "Maryam")
+    page.click('[data-seat-name="1"]')
+    before = service.get("/api/tables")["tables"]
+    service.post("/api/tables", {"seats": [{"kind": "person"}] * 5})  # a change to list
+    page.wait_for_function(
+        f"document.querySelectorAll('.tables.live .table-item').length > {len(before)}",
+        timeout=15_000,
+    )
+    page.keyboard.type(" Daeng")  # the field kept its focus through the refresh
+    assert page.input_value("#opening") == "free"
+    assert page.input_value("#block-passes") == "free"
+    assert page.input_value("#level") == "expert:fast"
+    assert page.input_value('[data-seat-name="1"]') == "Maryam Daeng"
+    page.click("#create")
+    page.wait_for_selector(".created a.button")
+    newest = max(service.get("/api/tables")["tables"], key=lambda t: t["created"])
+    assert newest["variants"] == {"opening": "free", "block_passes": "free"}
+    assert newest["seats"][1]["name"] == "Maryam Daeng"

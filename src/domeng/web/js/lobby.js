@@ -41,6 +41,7 @@ export function lobbyPage(root) {
   let timer = null;
   const params = new URLSearchParams(location.search);
   let joining = params.get("table") ? { table: params.get("table"), seat: Number(params.get("seat") || 0) } : null;
+  let joinName = pref("name", "");
 
   function levelOptions(select, chosen) {
     select.replaceChildren(...info.levels.map((l) => h("option", { value: l, selected: l === chosen, text: levelLabel(l) })));
@@ -94,6 +95,7 @@ export function lobbyPage(root) {
   const nameInput = q("#my-name");
   nameInput.value = pref("name", "");
   nameInput.addEventListener("change", () => setPref("name", nameInput.value.trim()));
+  q("#level").addEventListener("change", () => setPref("level", q("#level").value));
   q("[data-new-game]").addEventListener("click", async (ev) => {
     ev.currentTarget.disabled = true;
     setPref("name", nameInput.value.trim());
@@ -144,7 +146,7 @@ export function lobbyPage(root) {
       const table = await api("POST", "/api/tables", body);
       for (const [seat, token] of Object.entries(table.tokens || {})) keepSeat(table.id, Number(seat), token);
       created = table;
-      render();
+      renderCreated();
       refresh();
     } catch (e) {
       showApiError(e);
@@ -172,7 +174,7 @@ export function lobbyPage(root) {
           const b = h("button", { type: "button", class: "small", text: t("lobby.join_seat", { n: s.seat + 1 }) });
           b.addEventListener("click", () => {
             joining = { table: tb.id, seat: s.seat };
-            render();
+            renderJoin();
             q(".join-box input").focus();
           });
           acts.appendChild(b);
@@ -194,14 +196,25 @@ export function lobbyPage(root) {
     return d.innerHTML;
   }
 
+  /** Everything, in the language chosen (at the start and when it changes); what the
+   * person chose or typed stays as it was. */
   function render() {
     for (const n of root.querySelectorAll("[data-i18n]")) n.innerHTML = termify(t(n.dataset.i18n));
-    levelOptions(q("#level"), pref("level", info.default_level));
-    q("#opening").replaceChildren(...info.variants.opening.map((o) => h("option", { value: o, text: t(`variant.opening.${o}`) })));
-    q("#block-passes").replaceChildren(...info.variants.block_passes.map((o) => h("option", { value: o, text: t(`variant.block_passes.${o}`) })));
+    levelOptions(q("#level"), q("#level").value || pref("level", info.default_level));
+    const openingNow = q("#opening").value || info.variants.opening[0];
+    q("#opening").replaceChildren(...info.variants.opening.map((o) => h("option", { value: o, selected: o === openingNow, text: t(`variant.opening.${o}`) })));
+    const passesNow = q("#block-passes").value || info.variants.block_passes[0];
+    q("#block-passes").replaceChildren(...info.variants.block_passes.map((o) => h("option", { value: o, selected: o === passesNow, text: t(`variant.block_passes.${o}`) })));
     const paceNow = q("#pace").value || "800";
     q("#pace").replaceChildren(...paces.map(([k, ms]) => h("option", { value: ms, selected: String(ms) === paceNow, text: t(`pace.${k}`) })));
+    renderSeats();
+    renderCreated();
+    renderJoin();
+    renderTables();
+  }
 
+  /** The seats of "a table of your own"; ``focusKind``: the seat whose kind was just changed. */
+  function renderSeats(focusKind = null) {
     const form = q(".seats-form");
     form.replaceChildren();
     seatRows.forEach((r, i) => {
@@ -211,7 +224,7 @@ export function lobbyPage(root) {
       kind.replaceChildren(...kinds.map((k) => h("option", { value: k, selected: r.kind === k, text: t(`lobby.kind.${k}`) })));
       kind.addEventListener("change", () => {
         r.kind = kind.value;
-        render();
+        renderSeats(i);
       });
       row.appendChild(kind);
       if (r.kind === "me") {
@@ -228,7 +241,10 @@ export function lobbyPage(root) {
       }
       form.appendChild(row);
     });
+    if (focusKind !== null) form.querySelector(`[data-seat-kind="${focusKind}"]`).focus();
+  }
 
+  function renderCreated() {
     const out = q(".created");
     out.replaceChildren();
     if (created) {
@@ -244,13 +260,15 @@ export function lobbyPage(root) {
       const go = seatsAt(created.id).length ? `#/table/${created.id}` : `#/watch/${created.id}`;
       out.appendChild(h("a", { class: "button primary", href: go, text: t("lobby.go_to_table") }));
     }
+  }
 
+  function renderJoin() {
     const jb = q(".join-box");
     jb.hidden = !joining;
     jb.replaceChildren();
     if (joining) {
       jb.appendChild(setTermText(h("p", {}), t("lobby.join_title", { n: joining.seat + 1, id: joining.table })));
-      const input = h("input", { value: pref("name", ""), maxlength: 40, "aria-label": t("lobby.your_name"), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
+      const input = h("input", { value: joinName, maxlength: 40, "aria-label": t("lobby.your_name"), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
       const btn = h("button", { type: "button", class: "primary", "data-join": "", text: t("lobby.take_seat") });
       const go = async () => {
         const name = input.value.trim();
@@ -270,10 +288,14 @@ export function lobbyPage(root) {
         }
       };
       btn.addEventListener("click", go);
+      input.addEventListener("input", () => (joinName = input.value));
       input.addEventListener("keydown", (ev) => ev.key === "Enter" && go());
       jb.appendChild(h("div", { class: "row" }, [input, btn]));
     }
+  }
 
+  /** The lists of tables: the only part that the refresh every few seconds redraws. */
+  function renderTables() {
     const live = q(".tables.live");
     const done = q(".tables.done");
     const liveTables = tables.filter((x) => x.status !== "finished").reverse();
@@ -288,7 +310,7 @@ export function lobbyPage(root) {
     try {
       const r = await api("GET", "/api/tables");
       tables = r.tables.sort((a, b) => a.created - b.created);
-      render();
+      renderTables();
     } catch (e) {
       showApiError(e);
     }

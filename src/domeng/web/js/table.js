@@ -288,7 +288,11 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
     const mySeatShown = c && c.seat !== null && c.seat !== undefined;
     q(".table-page").dataset.pending = st.pending ? "true" : "false";
-    const isCovered = covered() && v && !v.summary;
+    // several people at this screen and none of them in turn: no hand is shown (the last
+    // one to play may have walked away), and whoever plays next takes the screen again
+    const idle = seated().length > 1 && v && !v.summary && !seated().some((x) => x.view.turn === x.seat);
+    if (idle) st.revealed = null;
+    const isCovered = covered() && v && !v.summary && !idle;
 
     // animation: tiles new on the line since the last drawing
     const keys = v ? v.line.map(([a, b]) => (a >= b ? `${a}-${b}` : `${b}-${a}`)) : [];
@@ -313,7 +317,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       me: mySeatShown ? c.seat : 0,
       names: names(true),
       view: v || (table ? waitingView(table) : null),
-      hand: v && mySeatShown && !isCovered ? v.hand : null,
+      hand: v && mySeatShown && !isCovered && !idle ? v.hand : null,
       playable,
       myTurn: myTurn && !isCovered,
       selected: st.selected,
