@@ -371,3 +371,77 @@ def test_the_start_page_keeps_what_was_chosen_while_its_lists_refresh(
     newest = max(service.get("/api/tables")["tables"], key=lambda t: t["created"])
     assert newest["variants"] == {"opening": "free", "block_passes": "free"}
     assert newest["seats"][1]["name"] == "Maryam Daeng"
+
+
+BOARD_CHECK = """async () => {
+  const { drawBoard } = await import("/web/js/board.js");
+  const problems = [];
+  const inside = (a, b) =>
+    a.left >= b.left - 0.5 && a.right <= b.right + 0.5 &&
+    a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+  const overlap = (a, b) =>
+    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 &&
+    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+  let seed = 11;
+  const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const names = ["Andi", "Besse · usta, güçlü", "Cicci · acemi (rastgele)",
+                 "Daeng · expert, strong", "Emba · beginner (random)"];
+  for (const layout of ["wide", "tall"]) {
+    for (let game = 0; game < 60; game++) {
+      const total = 2 + rand(20);
+      const opening = rand(total);
+      const line = [];
+      let n = rand(7);
+      for (let i = 0; i < total; i++) {
+        let m = rand(7);
+        if (m === n) m = (n + 1) % 7;
+        line.push([n, m]);
+        n = m;
+      }
+      const plays = line.map((_, i) =>
+        ({ seat: 0, tile: "0-0", end: i > 0 && i <= opening ? "left" : "right" }));
+      const view = { line, plays, ends: [line[0][0], line[total - 1][1]], turn: 0,
+                     hand_counts: [5, 5, 5, 5, 5], stones: [0, 3, 0, 0, 0], table: 22, camat: 1,
+                     titles: [0, 1, 0, 0, 0], lacking: null };
+      const svg = drawBoard({ layout, me: 0, names, view, hand: null, playable: new Set(),
+                              myTurn: true, selected: "0-0", endChoices: ["left", "right"],
+                              fresh: new Set(), faces: null, presence: null,
+                              onTile: () => {}, onEnd: () => {} });
+      svg.style.width = layout === "wide" ? "1000px" : "390px";
+      document.body.appendChild(svg);
+      const tiles = [...svg.querySelectorAll("[data-line-tile]")]
+        .map((e) => e.getBoundingClientRect());
+      for (const label of svg.querySelectorAll(".end-label")) {
+        const r = label.getBoundingClientRect();
+        if (tiles.some((tl) => overlap(r, tl))) {
+          problems.push(["caption under a tile", layout, game, label.textContent]);
+        }
+      }
+      for (const seat of svg.querySelectorAll(".seat")) {
+        const plate = seat.querySelector(".plate").getBoundingClientRect();
+        const name = seat.querySelector(".seat-name").getBoundingClientRect();
+        if (!inside(name, plate)) {
+          const shown = seat.querySelector(".seat-name").textContent;
+          problems.push(["name past its plate", layout, shown]);
+        }
+      }
+      if (game === 0) {
+        const shown = [...svg.querySelectorAll(".seat-name")].map((e) => e.textContent);
+        // whole, or at most without the "(random)" aside: never cut short
+        const whole = names.map((x) => x.replace(/ [(].*[)]$/, ""));
+        shown.forEach((x, i) => {
+          if (x !== names[i] && x !== whole[i]) problems.push(["a name was cut", layout, x]);
+        });
+      }
+      svg.remove();
+    }
+  }
+  return problems;
+}"""
+
+
+def test_end_captions_stay_off_the_line_and_names_fit_their_plates(page: Any, service: Any) -> None:
+    # The "left end" caption lay under the end tile where the line grows upwards, and
+    # computer players' names with their level ran past their plates or were cut.
+    start_page(page, service.base)
+    assert page.evaluate(BOARD_CHECK) == []

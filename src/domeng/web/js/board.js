@@ -54,6 +54,34 @@ function titled(node, label) {
   return node;
 }
 
+const NAME_FONT = '700 {size}px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans Devanagari", sans-serif';
+let measurer = null;
+
+function nameWidth(label, size) {
+  measurer = measurer || document.createElement("canvas").getContext("2d");
+  if (!measurer) return label.length * size * 0.6;
+  measurer.font = NAME_FONT.replace("{size}", size);
+  return measurer.measureText(label).width;
+}
+
+/** A seat's name as it fits ``room`` pixels: smaller type (down to 11 px), then without
+ * an aside in brackets, before it is cut short; "Emba · expert, strong" stays whole. */
+function fitName(label, room) {
+  const full = 17;
+  const least = 11;
+  // the whole name, else without a level's "(random)" aside, in type as small as 11 px
+  const shorter = label.replace(/\s*\([^()]*\)\s*$/, "");
+  for (const candidate of shorter === label ? [label] : [label, shorter]) {
+    const wide = nameWidth(candidate, full);
+    if (wide <= room) return { text: candidate, size: full };
+    const size = Math.floor((full * room) / wide);
+    if (size >= least) return { text: candidate, size };
+  }
+  let shown = shorter;
+  while (shown.length > 1 && nameWidth(shown, least) > room) shown = `${shown.slice(0, -2)}…`;
+  return { text: shown, size: least };
+}
+
 /** A seat's plate: name, tiles (backs, or faces in a replay), stones, titles, CAMAT. */
 function seatPanel(o) {
   const { x, y, name, count, faces, stones, titles, camat, turn, self, lacking } = o;
@@ -65,8 +93,10 @@ function seatPanel(o) {
     g.appendChild(el("path", { d: `M ${-w / 2 - 16} -8 l 12 8 l -12 8 z`, class: "turn-mark" }));
     g.appendChild(el("path", { d: `M ${w / 2 + 16} -8 l -12 8 l 12 8 z`, class: "turn-mark" }));
   }
-  const shown = name.length > 18 ? `${name.slice(0, 17)}…` : name;
-  g.appendChild(text(0, -h / 2 + 20, shown, { class: "seat-name", "text-anchor": "middle" }));
+  const fitted = fitName(name, w - 14);
+  const label = text(0, -h / 2 + 20, fitted.text, { class: "seat-name", "text-anchor": "middle", style: `font-size: ${fitted.size}px` });
+  if (fitted.text === name) g.appendChild(label);
+  else g.appendChild(titled(el("g", { class: "seat-name-cut" }, [label]), name)); // the whole name on hover
   if (faces) {
     const fs = 11;
     const step = fs + 5;
@@ -185,9 +215,12 @@ export function drawBoard(o) {
       const y = p.y + p.dir[1] * ls * 0.95;
       const label = t(end === "left" ? "end_left" : "end_right");
       const g = el("g", { class: "end-choice", "data-end": end, tabindex: 0, role: "button", "aria-label": `${label}: ${v.ends[end === "left" ? 0 : 1]}` });
-      g.appendChild(el("circle", { cx: x, cy: y, r: Math.max(ls, 24) * 0.85, class: "end-ring" }));
+      const ring = Math.max(ls, 24) * 0.85;
+      g.appendChild(el("circle", { cx: x, cy: y, r: ring, class: "end-ring" }));
       g.appendChild(text(x, y + 6, String(v.ends[end === "left" ? 0 : 1]), { "text-anchor": "middle", class: "end-num" }));
-      g.appendChild(text(x, y + Math.max(ls, 24) * 0.85 + 16, label, { "text-anchor": "middle", class: "end-label" }));
+      // the caption on the side away from the line: above the ring where the line grows upwards
+      const ly = p.dir[1] < 0 ? y - ring - 8 : y + ring + 16;
+      g.appendChild(text(x, ly, label, { "text-anchor": "middle", class: "end-label" }));
       g.addEventListener("click", () => o.onEnd(end));
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
