@@ -233,6 +233,10 @@ def test_watching_a_finished_game_again_step_by_step(
     page.click('[data-step="last"]')
     page.wait_for_selector("[data-round-summary]")
     assert page.locator("[data-line-tile]").count() == len(plays)
+    # the computer players' levels are named as at the table, not as the record spells them
+    plates = page.locator("svg.board .seat-name").all_text_contents()
+    assert plates[1] == "Besse · basic", plates
+    assert "(basic)" not in page.locator(".account").inner_text()
 
 
 def test_a_phone_sized_screen_shows_the_whole_table(browser: Any, service: Any) -> None:
@@ -355,12 +359,9 @@ def test_the_start_page_keeps_what_was_chosen_while_its_lists_refresh(
     page.select_option('[data-seat-kind="1"]', "me")
     page.fill('[data-seat-name="1"]', "Maryam")
     page.click('[data-seat-name="1"]')
-    before = service.get("/api/tables")["tables"]
-    service.post("/api/tables", {"seats": [{"kind": "person"}] * 5})  # a change to list
-    page.wait_for_function(
-        f"document.querySelectorAll('.tables.live .table-item').length > {len(before)}",
-        timeout=15_000,
-    )
+    new = service.post("/api/tables", {"seats": [{"kind": "person"}] * 5})  # a change to list
+    item = page.locator(".tables.live .table-item", has_text=new["id"])
+    item.wait_for(timeout=15_000)  # the lists were redrawn
     page.keyboard.type(" Daeng")  # the field kept its focus through the refresh
     assert page.input_value("#opening") == "free"
     assert page.input_value("#block-passes") == "free"
@@ -445,3 +446,26 @@ def test_end_captions_stay_off_the_line_and_names_fit_their_plates(page: Any, se
     # computer players' names with their level ran past their plates or were cut.
     start_page(page, service.base)
     assert page.evaluate(BOARD_CHECK) == []
+
+
+def test_addresses_of_nothing_say_so_plainly(page: Any, service: Any, console: Any) -> None:
+    console.allow("status of 404")  # the replay asked for a table that is not there
+    start_page(page, service.base)
+    page.select_option("[data-language-menu]", "id")
+    page.wait_for_function("document.documentElement.lang === 'id'")
+    # a table that does not exist: its message, no empty felt, no download
+    page.goto(service.base + "/#/table/nosuchtable")
+    page.wait_for_function("document.querySelector('.status').textContent.length > 0")
+    page.wait_for_timeout(300)
+    assert page.locator(".status").inner_text() == texts("id")["error.unknown_table"]
+    assert page.locator(".board-wrap svg").count() == 0
+    assert page.locator(".download").is_hidden()
+    # watching it again: the same message, not "not a valid record", no controls
+    page.goto(service.base + "/#/replay/nosuchtable")
+    page.wait_for_selector(".error-text")
+    assert page.locator(".error-text").inner_text() == texts("id")["error.unknown_table"]
+    assert page.locator(".controls").is_hidden() and page.locator(".download").is_hidden()
+    # an address of no page: the start page, with its title
+    page.goto(service.base + "/#/foo/bar")
+    page.wait_for_selector("#create")
+    assert page.title() == f"Domeng — {texts('id')['title.lobby']}"

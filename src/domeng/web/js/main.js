@@ -18,14 +18,17 @@ function route() {
   const hash = location.hash.replace(/^#\/?/, "");
   const [page, arg] = hash.split("/");
   view.replaceChildren();
-  document.body.dataset.page = page || "lobby";
+  document.body.dataset.page = page;
   if (page === "table" && arg) current = tablePage(view, decodeURIComponent(arg));
   else if (page === "watch" && arg) current = tablePage(view, decodeURIComponent(arg), { watch: true });
   else if (page === "replay" && arg) current = replayPage(view, { kind: "table", id: decodeURIComponent(arg) });
   else if (page === "replay-file") {
     current = replayPage(view, { kind: "file", doc: sessionStorage.getItem("domeng.record"), name: sessionStorage.getItem("domeng.record.name") });
   } else if (page === "rules") current = rulesPage(view);
-  else current = lobbyPage(view);
+  else {
+    document.body.dataset.page = "lobby"; // the start page, for any other address too
+    current = lobbyPage(view);
+  }
   document.title = `Domeng — ${t(`title.${document.body.dataset.page}`)}`;
   window.scrollTo(0, 0);
 }

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { describe } from "./account.js";
 import { drawBoard, layoutFor } from "./board.js";
-import { setTermText, t } from "./i18n.js";
+import { seatName, setTermText, t } from "./i18n.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
@@ -102,7 +102,13 @@ export function replayPage(root, source) {
       dl.textContent = t("table.download");
     }
     q(".replay-title").textContent = source.kind === "table" ? t("replay.title_table", { id: source.id }) : t("replay.title_file", { name: source.name || "" });
-    if (st.error) {
+    const broken = !!st.error;
+    for (const sel of [".round-select", ".controls", ".step-range", ".step-no"]) {
+      const node = q(sel);
+      (node.closest("label") || node).hidden = broken;
+    }
+    if (broken) {
+      q(".download").hidden = true;
       q(".board-wrap").replaceChildren(h("p", { class: "error-text", text: st.error }));
       return;
     }
@@ -115,7 +121,15 @@ export function replayPage(root, source) {
       q(".account-title").textContent = "";
       return;
     }
-    const names = st.data.players;
+    // "Besse (random)" in a record is a computer player: its level in this page's language,
+    // on the plates; the texts name the player alone, as at the table
+    const levels = (window.domengInfo && window.domengInfo.levels) || [];
+    const seats = st.data.players.map((name) => {
+      const m = /^(.*\S) \(([^()]+)\)$/.exec(name);
+      return m && levels.includes(m[2]) ? { kind: "computer", level: m[2], name } : { kind: "person", name };
+    });
+    const names = seats.map((x) => seatName(x, false));
+    const plates = seats.map((x) => seatName(x, true));
     const rnd = st.data.rounds[st.round];
     const sel = q(".round-select");
     sel.replaceChildren(...st.data.rounds.map((r, i) => h("option", { value: i, selected: i === st.round, text: t("replay.round_n", { n: r.number }) })));
@@ -143,7 +157,7 @@ export function replayPage(root, source) {
     const fresh = new Set();
     if (s.play && s.play.tile) fresh.add(s.play.tile);
     wrap.replaceChildren(
-      drawBoard({ layout: layoutFor(wrap.clientWidth || window.innerWidth), me: 0, names, view, hand: null, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, faces: s.hands, onTile() {}, onEnd() {} }),
+      drawBoard({ layout: layoutFor(wrap.clientWidth || window.innerWidth), me: 0, names: plates, view, hand: null, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, faces: s.hands, onTile() {}, onEnd() {} }),
     );
     const events = all.slice(0, st.step + 1).flatMap((x) => x.events);
     q(".account-title").textContent = t("account.title", { n: rnd.number });
@@ -162,8 +176,12 @@ export function replayPage(root, source) {
       if (source.kind === "table") st.data = await api("GET", `/api/tables/${encodeURIComponent(source.id)}/replay`);
       else st.data = await api("POST", "/api/replay", source.doc || "{}");
     } catch (e) {
-      st.error = `${t("error.bad_record")} ${e.message || ""}`;
-      showApiError(e);
+      if (e.code === "unknown_table") st.error = t("error.unknown_table");
+      else if (e.code === "bad_record") st.error = `${t("error.bad_record")} ${e.message || ""}`;
+      else {
+        showApiError(e);
+        st.error = e.code === "network" ? t("error.network") : e.message || t("error.network");
+      }
     }
     render();
   }

@@ -277,6 +277,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   function render() {
     if (st.closed && !st.table) {
       q(".status").textContent = t("error.unknown_table");
+      q(".board-wrap").replaceChildren(); // no table to draw, and no record to download
+      q(".download").hidden = true;
       return;
     }
     const c = chooseActive();
