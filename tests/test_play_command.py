@@ -98,12 +98,13 @@ def test_q_at_the_end_of_a_round_quits(data_dir: Path) -> None:
     # Count how many answers the first round took, then replay with q right after it.
     answers = rest.count("Your turn — play which tile") + rest.count("Which end?")
     lines = (CYCLE * 8).splitlines()[:answers]
-    again = play("--seed", "11", input="\n".join([*lines, "q", ""]))
-    assert again.exit_code == 0
-    assert "Round 2 —" not in again.output
-    assert "The game is saved in" in again.output
-    game, _ = load_record(saved_games(data_dir)[-1])
-    assert len(game.rounds) == 1 and game.round.finished
+    for word in ("q", "exit"):  # as at the tile question, "exit" quits here too
+        again = play("--seed", "11", input="\n".join([*lines, word, ""]))
+        assert again.exit_code == 0
+        assert "Round 2 —" not in again.output
+        assert "The game is saved in" in again.output
+        game, _ = load_record(saved_games(data_dir)[-1])
+        assert len(game.rounds) == 1 and game.round.finished
 
 
 # -- bad input --------------------------------------------------------------------

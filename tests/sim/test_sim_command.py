@@ -288,3 +288,10 @@ def test_an_interrupt_stops_the_workers_and_exits(signame: str) -> None:
             break
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in workers)
+
+
+def test_help_names_the_players() -> None:
+    result = CliRunner().invoke(main, ["sim", "--help"])
+    assert result.exit_code == 0
+    flat = " ".join(result.output.split())
+    assert "the players: random, basic, expert:fast, expert, expert:strong, oracle." in flat

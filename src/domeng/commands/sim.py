@@ -22,6 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from domeng.bots import player_names
 from domeng.commands.options import variant_options
 from domeng.engine import SEATS, BlockPasses, Opening, Variants
 from domeng.sim import (
@@ -58,7 +59,8 @@ def _parse_players(value: str) -> tuple[str, ...]:
     "players",
     required=True,
     metavar="A,B,C,D,E",
-    help="The five entries, comma-separated, e.g. expert,basic,basic,basic,basic.",
+    help="The five entries, comma-separated, e.g. expert,basic,basic,basic,basic; "
+    f"the players: {', '.join(player_names(for_people=False))}.",
 )
 @click.option(
     "--rounds",

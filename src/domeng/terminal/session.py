@@ -188,7 +188,7 @@ class PlaySession:
             self.console.print()
             self.console.print(round_summary(r, self.names))
             answer = self.ask(Text("Press Enter for the next round, q to quit: ", style="bold"))
-            if answer.strip().lower() in ("q", "quit"):
+            if answer.strip().lower() in ("q", "quit", "exit"):
                 raise Quit
 
     def _deal(self) -> None:
