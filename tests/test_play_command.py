@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from domeng.engine.moves import End
 from domeng.engine.record import load_record
 from domeng.engine.tiles import FULL_SET, mask_of, tiles_of
 from domeng.terminal import PlaySession, Seat, new_seats
-from domeng.terminal.render import line_text, your_tiles
+from domeng.terminal.render import line_text, round_summary, your_tiles
 from domeng.terminal.session import split_name
 
 # At every tile question one of 1-5 is playable; "l" answers an end question.
@@ -402,6 +403,24 @@ def test_a_tile_that_cannot_open_the_round(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "[6|4] cannot open this round. You may play: 1) [6|6]." in text
     assert "You open with 6-6 (a LEMPA)" in text
+
+
+def test_an_ending_award_that_finds_no_stones_is_told() -> None:
+    # Seed 0, random moves: round 25's CUCUQ award finds an empty table and a FIRST
+    # CAPPU with no stones; the list of stones showed the passes only.
+    rng = random.Random(0)
+    game = Game()
+    for _ in range(25):
+        game.deal(rng)
+        while not game.round.finished:
+            game.play(rng.choice(game.legal_moves()))
+    out = io.StringIO()
+    Console(file=out, width=100, highlight=False).print(
+        round_summary(game.round, [f"P{s}" for s in range(5)])
+    )
+    text = out.getvalue()
+    assert "For the ending: none (the table is empty and the givers have none)." in text
+    assert "is elected CAMAT" in text
 
 
 def test_helpers() -> None:

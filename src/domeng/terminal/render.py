@@ -232,5 +232,9 @@ def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
         parts.extend(Text(f"  {m}.") for m in moved)
     else:
         parts.append(Text("  none moved."))
+    ending = r.events[next(i for i, e in enumerate(r.events) if isinstance(e, RoundEnded)) :]
+    if moved and not any(isinstance(e, StonesMoved) for e in ending):
+        # the award of the ending found nothing to give: say so, or it looks forgotten
+        parts.append(Text("  For the ending: none (the table is empty and the givers have none)."))
     parts.append(standings(r, names))
     return Group(*parts)
