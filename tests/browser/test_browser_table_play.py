@@ -124,7 +124,8 @@ def test_choosing_an_end_of_the_line(page: Any, service: Any) -> None:
     # Escape puts the tile back; choosing again lights the ends up again
     page.keyboard.press("Escape")
     assert page.locator("[data-end]").count() == 0
-    page.click(f'[data-tile="{tile}"]')
+    page.dblclick(f'[data-tile="{tile}"]')  # a double-click leaves the choice open
+    assert page.locator('[data-end="left"]').is_visible()
     page.click('[data-end="right"]')
     page.wait_for_selector(f'[data-line-tile="{tile}"]')
     plays = service.get(f"/api/tables/{table_id}/view")["view"]["plays"]

@@ -229,7 +229,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
     const ends = [...new Set(moves.map((m) => m.end))];
     if (ends.length > 1 && v.ends && v.ends[0] !== v.ends[1]) {
-      st.selected = st.selected === tile ? null : tile;
+      st.selected = tile; // a second click (a double-click) keeps the choice open; Escape closes it
       render();
       const first = root.querySelector("[data-end]");
       if (first) first.focus();
