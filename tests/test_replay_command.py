@@ -122,6 +122,14 @@ def test_an_ending_that_moves_no_stones_is_told_before_the_camat_election() -> N
     assert told.count("No stones move") == 1
 
 
+def test_a_game_saved_by_the_terminal_tells_you_in_the_second_person() -> None:
+    game, _ = load_record(EXAMPLES / "02-ceki.json")
+    text = tell(game, ["You", "Besse", "Cicci", "Daeng", "Emba"])
+    assert "You play" in text or "You open" in text
+    for wrong in ("You plays", "You opens", "You receives", "You has", "You is", "You wins"):
+        assert wrong not in text
+
+
 def test_tell_is_a_pure_function() -> None:
     game, players = load_record(EXAMPLES / "05-mattikkeng-one.json")
     text = tell(game, players)

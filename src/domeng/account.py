@@ -20,6 +20,7 @@ Everything here is a pure function of its arguments.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from domeng.engine.events import (
@@ -255,3 +256,28 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
             lines.append(_passed(e, names))
             lines.extend(_moved(m, names) for m in paid)
     return lines
+
+
+_SECOND_PERSON = {
+    "plays": "play",
+    "opens": "open",
+    "receives": "receive",
+    "has": "have",
+    "is": "are",
+    "wins": "win",
+}
+
+
+def you_form(text: str, name: str) -> str:
+    """Turn "You plays" into "You play" when the person's name is "You" (the terminal's
+    default name, which its saved games keep).
+
+    >>> you_form("You plays 6-4 at the right end", "You")
+    'You play 6-4 at the right end'
+    >>> you_form("Andi plays 6-4", "Andi")
+    'Andi plays 6-4'
+    """
+    if name != "You":
+        return text
+    verbs = "|".join(_SECOND_PERSON)
+    return re.sub(rf"\bYou ({verbs})\b", lambda m: "You " + _SECOND_PERSON[m.group(1)], text)

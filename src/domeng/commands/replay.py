@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from domeng.account import describe, narrate, pips, plural
+from domeng.account import describe, narrate, pips, plural, you_form
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
@@ -130,7 +130,7 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
         if isinstance(e, Played):
             plays += 1
             _grow(line, e)
-            out.append(f"  {plays:>2}. {describe(e, names)}.")
+            out.append(f"  {plays:>2}. {you_form(describe(e, names), names[0])}.")
             out.append(f"      line: {_line_text(line)}")
             i += 1
             continue
@@ -138,7 +138,10 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
             j = i + 1
             while j < len(events) and isinstance(events[j], StonesMoved):
                 j += 1
-            out += [f"      {text}." for text in narrate(events[i:j], names)]
+            out += [
+                f"      {text}."
+                for text in (you_form(x, names[0]) for x in narrate(events[i:j], names))
+            ]
             i = j
             continue
         break
@@ -158,14 +161,14 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
             out.append(nothing)  # said before the election, whose reset comes after it
             moved = True
         if isinstance(e, RoundEnded):
-            out.append(f"  {describe(e, names)}.")
+            out.append(f"  {you_form(describe(e, names), names[0])}.")
             out.append("  Unplayed tiles:")
             for s in range(SEATS):
                 hand = ended.hands[s]
                 shown = f"{_tiles(hand)} ({pips(pip_total(hand))})" if hand else "-"
                 out.append(f"    {names[s]:<{width}}  {shown}")
         elif isinstance(e, StonesMoved | CamatElected):
-            out.append(f"  {describe(e, names)}.")
+            out.append(f"  {you_form(describe(e, names), names[0])}.")
     if not moved:
         out.append(nothing)
     out.append(f"After round {r.number}: " + _standing_line(r, names))

@@ -6,14 +6,13 @@ moves, the sentences from :mod:`domeng.account`, the figures from the round.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from domeng.account import describe, narrate, pips, plural
+from domeng.account import describe, narrate, pips, plural, you_form
 from domeng.engine import (
     SEATS,
     CamatElected,
@@ -41,15 +40,6 @@ __all__ = [
     "your_tiles",
 ]
 
-_SECOND_PERSON = {
-    "plays": "play",
-    "opens": "open",
-    "receives": "receive",
-    "has": "have",
-    "is": "are",
-    "wins": "win",
-}
-
 
 def domino(t: Tile) -> str:
     """A tile as a domino, higher number first: ``[6|4]``."""
@@ -66,25 +56,14 @@ def hand_tiles(mask: TileSet) -> list[Tile]:
     return sorted(tiles_of(mask), key=lambda t: (HIGH[t], LOW[t]), reverse=True)
 
 
-def _you(text: str, you: str) -> str:
-    """Turn "You plays" into "You play" when the person's name is "You"."""
-    if you != "You":
-        return text
-
-    def fix(m: re.Match[str]) -> str:
-        return _SECOND_PERSON[m.group(1)]
-
-    return re.sub(r"\bYou (plays|opens|receives|has|is|wins)\b", lambda m: "You " + fix(m), text)
-
-
 def sentence(event: Event, names: Sequence[str]) -> str:
     """One event told for people (via :func:`domeng.account.describe`)."""
-    return _you(describe(event, names), names[0])
+    return you_form(describe(event, names), names[0])
 
 
 def sentences(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     """Events told for people, a pass together with its stones."""
-    return [_you(s, names[0]) for s in narrate(events, names)]
+    return [you_form(s, names[0]) for s in narrate(events, names)]
 
 
 def round_header(r: Round, names: Sequence[str]) -> Text:
@@ -102,7 +81,7 @@ def round_header(r: Round, names: Sequence[str]) -> Text:
         why = ""
     text = Text()
     text.append(f"Round {r.number}", style="bold")
-    text.append(f" — {_you(f'{who} {how}', names[0])}{why}.")
+    text.append(f" — {you_form(f'{who} {how}', names[0])}{why}.")
     return text
 
 
@@ -199,7 +178,7 @@ def _transfers(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     by_receiver = sorted(totals.items(), key=lambda item: item[0][0])
     for (receiver, giver, reason), amount in by_receiver:
         text = describe(StonesMoved(giver, receiver, amount, reason), names)
-        out.append(_you(text, names[0]))
+        out.append(you_form(text, names[0]))
     return out
 
 
