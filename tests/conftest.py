@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -10,6 +11,8 @@ from types import ModuleType
 
 import pytest
 from hypothesis import settings
+
+from domeng.engine import Game
 
 # Tests never assert on time: no per-example deadline, on CI or here.
 settings.register_profile("domeng", deadline=None, print_blob=True)
@@ -40,3 +43,16 @@ def load_benchmark() -> Iterator[Callable[[str], ModuleType]]:
     yield load
     for name in loaded:
         sys.modules.pop(name, None)
+
+
+@pytest.fixture
+def unpaid_ending() -> Game:
+    """25 rounds of random moves (seed 0): the last ends with a FIRST CAPPU on an empty
+    table whose CUCUQ award finds no stones to give, and the FIRST CAPPU is elected CAMAT."""
+    rng = random.Random(0)
+    game = Game()
+    for _ in range(25):
+        game.deal(rng)
+        while not game.round.finished:
+            game.play(rng.choice(game.legal_moves()))
+    return game

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -405,15 +404,10 @@ def test_a_tile_that_cannot_open_the_round(tmp_path: Path) -> None:
     assert "You open with 6-6 (a LEMPA)" in text
 
 
-def test_an_ending_award_that_finds_no_stones_is_told() -> None:
+def test_an_ending_award_that_finds_no_stones_is_told(unpaid_ending: Game) -> None:
     # Seed 0, random moves: round 25's CUCUQ award finds an empty table and a FIRST
     # CAPPU with no stones; the list of stones showed the passes only.
-    rng = random.Random(0)
-    game = Game()
-    for _ in range(25):
-        game.deal(rng)
-        while not game.round.finished:
-            game.play(rng.choice(game.legal_moves()))
+    game = unpaid_ending
     out = io.StringIO()
     Console(file=out, width=100, highlight=False).print(
         round_summary(game.round, [f"P{s}" for s in range(5)])

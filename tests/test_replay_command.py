@@ -105,16 +105,13 @@ def test_telling_of_a_block_a_camat_and_an_unfinished_round(tmp_path: Path) -> N
     assert json.loads(out)["next_starter"] is None
 
 
-def test_an_ending_that_moves_no_stones_is_told_before_the_camat_election() -> None:
+def test_an_ending_that_moves_no_stones_is_told_before_the_camat_election(
+    unpaid_ending: Game,
+) -> None:
     # Seed 0, random moves: round 25 ends with a FIRST CAPPU on an empty table whose
     # CUCUQ award nobody can pay, and the FIRST CAPPU is elected. "No stones move"
     # after the election's "all 25 stones go back to the table" read as a contradiction.
-    rng = random.Random(0)
-    game = Game()
-    for _ in range(25):
-        game.deal(rng)
-        while not game.round.finished:
-            game.play(rng.choice(game.legal_moves()))
+    game = unpaid_ending
     text = tell(game, [f"P{s}" for s in range(5)])
     told = text[text.index("Round 25") :]
     nothing = told.index("No stones move: the table is empty and the givers have none.")
