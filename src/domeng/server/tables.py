@@ -40,9 +40,9 @@ MAX_PACE_MS = 60_000
 DEFAULT_PACE_MS = 800
 DEFAULT_REPLACE_AFTER_MS = 30_000
 QUEUE_LIMIT = 512
+"""Messages waiting for a slow connection before it is closed."""
 STATUSES = ("waiting", "playing", "between", "finished")
 """A table's statuses, as ``GET /api/tables?status=`` filters them."""
-"""Messages waiting for a slow connection before it is closed."""
 
 
 class TableError(Exception):
@@ -339,8 +339,10 @@ def _int(body: Json, key: str, low: int, high: int) -> int:
 
 def _optional_int(body: Json, key: str, default: int | None, low: int, high: int) -> int | None:
     """``body[key]``, where null (None) means "never"; ``default`` when it is left out."""
-    if key not in body or body[key] is None:
-        return default if key not in body else None
+    if key not in body:
+        return default
+    if body[key] is None:
+        return None
     try:
         return _int(body, key, low, high)
     except TableError:
