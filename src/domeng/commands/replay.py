@@ -138,10 +138,8 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
             j = i + 1
             while j < len(events) and isinstance(events[j], StonesMoved):
                 j += 1
-            out += [
-                f"      {text}."
-                for text in (you_form(x, names[0]) for x in narrate(events[i:j], names))
-            ]
+            told = narrate(events[i:j], names)
+            out += [f"      {you_form(text, names[0])}." for text in told]
             i = j
             continue
         break
