@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from domeng.cli import main
-from domeng.commands.serve import lan_address
+from domeng.commands.serve import lan_address, listen
 from domeng.server.tables import Settings, TableError, parse_new_table
 
 
@@ -122,3 +122,20 @@ def test_serve_names_a_port_that_is_taken_and_the_port_it_chose_for_port_0(
         finally:
             proc.terminate()
             proc.communicate(timeout=30)
+
+
+def test_serve_listens_on_every_address_of_its_host() -> None:
+    # "localhost" is often both ::1 and 127.0.0.1; binding only the first refused the other
+    sockets = listen("localhost", 0)
+    try:
+        assert len({s.getsockname()[1] for s in sockets}) == 1  # one port for all
+        port = sockets[0].getsockname()[1]
+        for s in sockets:
+            host = s.getsockname()[0]
+            with socket.create_connection((host, port), timeout=10):
+                pass
+        bound = {s.getsockname()[0] for s in sockets}
+        assert "127.0.0.1" in bound or "::1" in bound
+    finally:
+        for s in sockets:
+            s.close()

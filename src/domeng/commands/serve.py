@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 import threading
 import time
@@ -42,8 +43,8 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
     from domeng.server import SQLiteStorage, create_app
 
     path = db if db is not None else data_dir() / "domeng.sqlite3"
-    listener = listen(host, port)
-    port = listener.getsockname()[1]  # the port given, or the one chosen for --port 0
+    listeners = listen(host, port)
+    port = listeners[0].getsockname()[1]  # the port given, or the one chosen for --port 0
     try:
         storage = SQLiteStorage(path)
     except Exception as e:
@@ -82,23 +83,40 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
                 time.sleep(0.05)
 
         threading.Thread(target=open_when_started, daemon=True).start()
-    server.run(sockets=[listener])
+    server.run(sockets=listeners)
 
 
-def listen(host: str, port: int) -> socket.socket:
-    """A socket listening on ``host``:``port``, or a clear error (the port is taken)."""
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets listening on every address of ``host`` (``localhost`` is often both
+    127.0.0.1 and ::1) at ``port``, or at one free port for ``--port 0``; or a clear
+    error, for a port that is taken above all."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
         raise click.ClickException(f"cannot listen on {host}: {e.strerror}") from None
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind(address)
-    except OSError as e:
-        sock.close()
-        hint = f" (is Domeng already running? or try --port {port + 1})" if port else ""
-        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror}{hint}") from None
-    sock.listen(2048)
-    return sock
+    sockets: list[socket.socket] = []
+    failure: OSError | None = None
+    for family, kind, proto, _, address in dict.fromkeys(infos):
+        sock = socket.socket(family, kind, proto)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        try:
+            sock.bind((address[0], port, *address[2:]))
+        except OSError as e:
+            sock.close()
+            if e.errno == errno.EADDRINUSE or failure is None:
+                failure = e
+            if e.errno == errno.EADDRINUSE:
+                break
+            continue  # e.g. ::1 on a machine without IPv6: the other addresses will do
+        port = port or sock.getsockname()[1]  # --port 0: the others take the same port
+        sock.listen(2048)
+        sockets.append(sock)
+    if failure is not None and (failure.errno == errno.EADDRINUSE or not sockets):
+        for sock in sockets:
+            sock.close()
+        hint = " (is Domeng already running?"
+        hint += f" or try --port {port + 1})" if 0 < port < 65535 else ")"
+        raise click.ClickException(f"cannot listen on {host}:{port}: {failure.strerror}{hint}")
+    return sockets

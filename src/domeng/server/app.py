@@ -44,6 +44,9 @@ MAX_MESSAGE = 4096
 """The longest WebSocket message accepted, in characters (a play is about 60)."""
 MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
+SEND_TIMEOUT = 20.0
+"""Seconds a client may take to accept one message before its connection is closed
+(a client that stops reading would otherwise hold the service, and count as watching)."""
 MAX_RECORD = 4_000_000
 """The longest record accepted by ``POST /api/replay``, in bytes."""
 REPLAYS_AT_ONCE = 1
@@ -130,9 +133,16 @@ async def info(request: Request) -> Response:
     )
 
 
+async def tables(request: Request) -> Response:
+    """``/api/tables``: one route for both methods, so that a 405 names them both."""
+    if request.method == "POST":
+        return await create_table(request)
+    return await list_tables(request)
+
+
 async def list_tables(request: Request) -> Response:
     hub = _hub(request)
-    status = request.query_params.get("status")
+    status = request.query_params.get("status") or None
     if status is not None and status not in STATUSES:
         known = ", ".join(STATUSES)
         raise TableError("bad_status", f"there is no status {status!r} (known: {known})", 400)
@@ -300,7 +310,24 @@ async def table_socket(ws: WebSocket) -> None:
             await ws.close(code=4404)
         return
     c = Connection()
-    writer = asyncio.get_running_loop().create_task(_write(ws, c))
+    loop = asyncio.get_running_loop()
+    writer = loop.create_task(_write(ws, c))
+    reader = loop.create_task(_read(ws, hub, t, c))
+    try:
+        # Whichever ends first ends the connection: the client leaving, or the writer
+        # giving up on a client that does not read (SEND_TIMEOUT) or fell too far behind.
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        reader.cancel()
+        hub.disconnect(t, c)
+        c.outbox.put_nowait(None)
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(writer, SEND_TIMEOUT)
+        with contextlib.suppress(BaseException):
+            await reader
+
+
+async def _read(ws: WebSocket, hub: Hub, t: Table, c: Connection) -> None:
     try:
         while not c.closed:
             incoming = await ws.receive()
@@ -309,11 +336,6 @@ async def table_socket(ws: WebSocket) -> None:
             _handle(hub, t, c, incoming)
     except (WebSocketDisconnect, RuntimeError):
         pass
-    finally:
-        hub.disconnect(t, c)
-        c.outbox.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await writer
 
 
 async def _write(ws: WebSocket, c: Connection) -> None:
@@ -322,11 +344,14 @@ async def _write(ws: WebSocket, c: Connection) -> None:
             text = await c.outbox.get()
             if text is None:
                 break
-            await ws.send_text(text)
+            async with asyncio.timeout(SEND_TIMEOUT):  # in this task (wait_for would start one)
+                await ws.send_text(text)
     except Exception:
         c.closed = True
+        c.close_code = 1008
     with contextlib.suppress(Exception):
-        await ws.close(code=c.close_code)
+        async with asyncio.timeout(SEND_TIMEOUT):
+            await ws.close(code=c.close_code)
 
 
 def _refuse(c: Connection, code: str, text: str, reply_to: object = None) -> None:
@@ -419,8 +444,7 @@ def create_app(
         Route("/", start_page),
         Route("/api", _guarded(info)),
         Route("/api/protocol", protocol),
-        Route("/api/tables", _guarded(list_tables), methods=["GET"]),
-        Route("/api/tables", _guarded(create_table), methods=["POST"]),
+        Route("/api/tables", _guarded(tables), methods=["GET", "POST"]),
         Route("/api/tables/{id}", _guarded(get_table)),
         Route("/api/tables/{id}/view", _guarded(get_view)),
         Route("/api/tables/{id}/record", _guarded(get_record)),

@@ -385,11 +385,9 @@ class Hub:
                 for n in waiting:
                     self._wake_when_away(t, n, now)
                 return
+            if self._unwatched(t):
+                return  # the next round waits for someone to come back (or to watch)
             persons = [s for s in t.seats if s.stored.kind == "person"]
-            if persons and not any(s.connections for s in persons):
-                return  # nobody is at the table: the next round waits for someone to come back
-            if not persons and not t.connections:
-                return  # computer players play on only while someone watches
             if any(not t.stood_in(n) for n, s in enumerate(t.seats) if s in persons):
                 if self.deal(t):
                     self.advance(t)
@@ -424,13 +422,25 @@ class Hub:
         self._timers.add(handle)
         self._wakes[key] = handle
 
+    def _unwatched(self, t: Table) -> bool:
+        """Nobody to deal the next round for: no person of the table is connected, or, at a
+        table of computer players, no connection watches it (they play on only while
+        someone does, so a table left alone does not play forever)."""
+        persons = [s for s in t.seats if s.stored.kind == "person"]
+        if persons:
+            return not any(s.connections for s in persons)
+        return not any(not c.closed for c in t.connections)
+
     async def _deal_later(self, t: Table, state: int) -> None:
         try:
             await asyncio.sleep(t.settings.pace_ms / 1000)
         finally:
             t.task = None
-        if t.state == state and not self.deal(t):
-            return
+        if t.state == state:
+            if self._unwatched(t):
+                return  # they left during the pause: advance() runs again when one is back
+            if not self.deal(t):
+                return
         self.advance(t)
 
     async def _computer_move(self, t: Table, seat: int, level: str, state: int) -> None:

@@ -1,0 +1,77 @@
+"""Who counts as watching a table: a connection too far behind is told why and closed
+with code 1008, and neither it nor one who left in the pause keeps computer players going."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from domeng.server import SQLiteStorage
+from domeng.server.hub import Hub
+from domeng.server.tables import QUEUE_LIMIT, Connection
+
+
+def test_a_connection_too_far_behind_gets_an_error_then_is_closed() -> None:
+    c = Connection()
+    for n in range(QUEUE_LIMIT + 5):
+        c.send({"type": "pong", "reply_to": n, "state": 0})
+    queued = [c.outbox.get_nowait() for _ in range(c.outbox.qsize())]
+    assert queued[-1] is None  # the writer closes after what is queued
+    error = json.loads(queued[-2] or "")
+    assert error["type"] == "error"
+    assert error["code"] == "too_far_behind"
+    assert str(QUEUE_LIMIT) in error["message"]
+    assert error["reply_to"] is None
+    assert [json.loads(q or "")["reply_to"] for q in queued[:-2]] == list(range(QUEUE_LIMIT))
+    assert c.closed
+    assert c.close_code == 1008
+    c.send({"type": "pong"})  # nothing more once closed
+    assert c.outbox.empty()
+
+
+def test_a_connection_closed_for_falling_behind_no_longer_watches(tmp_path: Path) -> None:
+    # A client that says hello and never reads fell behind and was closed, but stayed
+    # among the table's connections until its socket ended: a table of computer
+    # players, which deals on only while watched, played on for it.
+    async def main() -> tuple[int, int]:
+        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
+        seats = [{"kind": "computer", "level": "random"}] * 5
+        t, _ = hub.create_table({"seats": seats, "pace_ms": 0})
+        while t.status != "between":
+            await asyncio.sleep(0.01)
+        c = Connection()
+        hub.hello(t, c, None)
+        for _ in range(QUEUE_LIMIT + 1):
+            c.send({"type": "pong"})
+        assert c.closed and c in t.connections
+        at_close = len(t.game.rounds)
+        await asyncio.sleep(0.5)
+        later = len(t.game.rounds)
+        await hub.close()
+        return at_close, later
+
+    at_close, later = asyncio.run(main())
+    assert later <= at_close + 1  # at most the round it was dealing when it closed
+
+
+def test_a_watcher_who_leaves_in_the_pause_between_rounds_stops_the_next(
+    tmp_path: Path,
+) -> None:
+    async def main() -> tuple[int, int]:
+        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
+        seats = [{"kind": "computer", "level": "random"}] * 5
+        t, _ = hub.create_table({"seats": seats, "pace_ms": 100})
+        c = Connection()
+        hub.hello(t, c, None)
+        while t.status != "between":
+            await asyncio.sleep(0.005)
+        hub.disconnect(t, c)  # gone during the pause before the next deal
+        at_leave = len(t.game.rounds)
+        await asyncio.sleep(0.5)
+        later = len(t.game.rounds)
+        await hub.close()
+        return at_leave, later
+
+    at_leave, later = asyncio.run(main())
+    assert later == at_leave
