@@ -261,6 +261,7 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
 _SECOND_PERSON = {
     "plays": "play",
     "opens": "open",
+    "starts": "start",
     "receives": "receive",
     "has": "have",
     "is": "are",

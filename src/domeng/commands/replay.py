@@ -100,14 +100,15 @@ def _why_starts(game: Game, r: Round, names: Sequence[str]) -> str:
         lempa = next(
             tile_name(t) for t in sorted(tiles_of(r.dealt[r.starter]), reverse=True) if t in _LEMPA
         )
-        how = f"opens with {lempa}" if r.opening_tile is not None else "opens with any tile"
-        return f"{who} starts (the highest LEMPA dealt, {lempa}) and {how}"
+        opens = "open" if who == "You" else "opens"  # "You start ... and open"
+        how = f"{opens} with {lempa}" if r.opening_tile is not None else f"{opens} with any tile"
+        return you_form(f"{who} starts (the highest LEMPA dealt, {lempa}) and {how}", who)
     # The CAMAT as the round began: the one after the round before (this round's
     # ``camat`` may already be a CAMAT elected at its end).
     camat = game.rounds[r.number - 2].camat
     if camat is not None and camat == r.starter:
-        return f"{who} starts as CAMAT, with any tile"
-    return f"{who} starts as the winner of round {r.number - 1}, with any tile"
+        return you_form(f"{who} starts as CAMAT, with any tile", who)
+    return you_form(f"{who} starts as the winner of round {r.number - 1}, with any tile", who)
 
 
 _LEMPA = frozenset(t for t in range(28) if HIGH[t] == LOW[t] and HIGH[t] >= 3)

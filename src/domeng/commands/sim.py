@@ -134,8 +134,8 @@ def command(
         old = sorted(Path(record_dir).glob("game-*-rotation-*.json"))
         if old:
             click.echo(
-                f"Note: {record_dir} already holds {len(old)} game records; this run's replace "
-                "those with the same names, the others stay as they are.",
+                f"Note: {record_dir} already holds {len(old)} game records; this run's "
+                "records replace those with the same names, the others stay as they are.",
                 err=True,
             )
     n_workers = workers or default_workers()
