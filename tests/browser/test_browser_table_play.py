@@ -126,6 +126,10 @@ def test_choosing_an_end_of_the_line(page: Any, service: Any) -> None:
     assert page.locator("[data-end]").count() == 0
     page.dblclick(f'[data-tile="{tile}"]')  # a double-click leaves the choice open
     assert page.locator('[data-end="left"]').is_visible()
+    page.wait_for_timeout(500)
+    page.click(f'[data-tile="{tile}"]')  # another click on it, later, puts it back
+    assert page.locator("[data-end]").count() == 0
+    page.click(f'[data-tile="{tile}"]')
     page.click('[data-end="right"]')
     page.wait_for_selector(f'[data-line-tile="{tile}"]')
     plays = service.get(f"/api/tables/{table_id}/view")["view"]["plays"]

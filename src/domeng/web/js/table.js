@@ -22,6 +22,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     conns: [],
     active: null,
     revealed: null,
+    selectedAt: 0,
     selected: null,
     pending: false,
     shownLine: null,
@@ -229,7 +230,11 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
     const ends = [...new Set(moves.map((m) => m.end))];
     if (ends.length > 1 && v.ends && v.ends[0] !== v.ends[1]) {
-      st.selected = tile; // a second click (a double-click) keeps the choice open; Escape closes it
+      // Another click on the chosen tile puts it back (a phone has no Escape key), but not
+      // the second click of a double-click, which would close the choice it just opened.
+      const now = performance.now();
+      st.selected = st.selected === tile && now - st.selectedAt > 400 ? null : tile;
+      st.selectedAt = now;
       render();
       const first = root.querySelector("[data-end]");
       if (first) first.focus();
