@@ -122,11 +122,16 @@ def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any
             page.wait_for_selector("[data-tile]")
             assert page.locator(".seat.self .seat-name").text_content() == who
             continue
-        status = page.locator(".status").inner_text()
+        # one look at the page (the round may end between two looks, and at its end every
+        # hand is shown anyway)
+        status, tiles = page.evaluate(
+            "() => [document.querySelector('.status').textContent,"
+            " document.querySelectorAll('[data-tile]').length]"
+        )
         if any(f"{n} is in turn" in status for n in ("Cicci", "Daeng", "Emba")):
             # a computer's turn: nobody of this screen is in turn, so no hand is shown
             # (the last one to play may have left the screen to the next)
-            assert page.locator("[data-tile]").count() == 0, status
+            assert tiles == 0, status
             idle += 1
         step(page, "left")
     assert idle, "no computer's turn was seen"
@@ -412,10 +417,18 @@ BOARD_CHECK = """async () => {
       document.body.appendChild(svg);
       const tiles = [...svg.querySelectorAll("[data-line-tile]")]
         .map((e) => e.getBoundingClientRect());
+      const plates = [...svg.querySelectorAll(".seat .plate")]
+        .map((e) => e.getBoundingClientRect());
       for (const label of svg.querySelectorAll(".end-label")) {
         const r = label.getBoundingClientRect();
         if (tiles.some((tl) => overlap(r, tl))) {
           problems.push(["caption under a tile", layout, game, label.textContent]);
+        }
+        if (plates.some((pl) => overlap(r, pl))) {
+          problems.push(["caption on a seat's plate", layout, game, label.textContent]);
+        }
+        if (!inside(r, svg.getBoundingClientRect())) {
+          problems.push(["caption off the table", layout, game, label.textContent]);
         }
       }
       for (const seat of svg.querySelectorAll(".seat")) {
@@ -442,9 +455,12 @@ BOARD_CHECK = """async () => {
 
 
 def test_end_captions_stay_off_the_line_and_names_fit_their_plates(page: Any, service: Any) -> None:
-    # The "left end" caption lay under the end tile where the line grows upwards, and
-    # computer players' names with their level ran past their plates or were cut.
+    # The "left end" caption lay under the end tile where the line grows upwards, the
+    # "right end" one ran into a side seat's plate, and computer players' names with
+    # their level ran past their plates or were cut. In the longest captions' language:
     start_page(page, service.base)
+    page.select_option("[data-language-menu]", "nl")
+    page.wait_for_function("document.documentElement.lang === 'nl'")
     assert page.evaluate(BOARD_CHECK) == []
 
 
@@ -469,3 +485,43 @@ def test_addresses_of_nothing_say_so_plainly(page: Any, service: Any, console: A
     page.goto(service.base + "/#/foo/bar")
     page.wait_for_selector("#create")
     assert page.title() == f"Domeng — {texts('id')['title.lobby']}"
+
+
+def test_on_a_phone_the_round_summary_needs_no_sideways_scroll(browser: Any, service: Any) -> None:
+    # In Portuguese at 390 px the hands' last column ("Nesta rodada": CUCUQ, the
+    # winner) was cut off, readable only by a sideways swipe nothing pointed to.
+    computer = {"kind": "computer", "level": "basic"}
+    body = {"seats": [computer] * 5, "pace_ms": 0, "end": {"rounds": 1}}
+    table_id = service.post("/api/tables", body)["id"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    start_page(page, service.base)
+    page.select_option("[data-language-menu]", "pt")
+    page.wait_for_function("document.documentElement.lang === 'pt'")
+    page.goto(f"{service.base}/#/watch/{table_id}")
+    page.wait_for_selector("[data-round-summary]")
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('.summary .scroll')]"
+        ".map(e => [e.scrollWidth, e.clientWidth])"
+    )
+    context.close()
+    assert widths and all(scroll <= client + 1 for scroll, client in widths), widths
+
+
+def test_the_round_summary_keeps_the_keyboard_and_escape_closes_it(page: Any, service: Any) -> None:
+    # The summary is a modal dialog, but Tab walked out of it to the page behind.
+    computer = {"kind": "computer", "level": "basic"}
+    body = {"seats": [computer] * 5, "pace_ms": 0, "end": {"rounds": 1}}
+    table_id = service.post("/api/tables", body)["id"]
+    start_page(page, service.base)
+    page.goto(f"{service.base}/#/watch/{table_id}")
+    page.wait_for_selector("[data-round-summary]")
+    inside = "() => document.querySelector('.summary-layer').contains(document.activeElement)"
+    for key in ["Tab"] * 12 + ["Shift+Tab"] * 5:
+        page.keyboard.press(key)
+        assert page.evaluate(inside), key
+    page.keyboard.press("Escape")
+    assert page.locator("[data-round-summary]").count() == 0
+    assert page.evaluate("document.activeElement.classList.contains('show-summary')")
+    page.keyboard.press("Enter")  # and back
+    page.wait_for_selector("[data-round-summary]")

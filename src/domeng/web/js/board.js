@@ -82,6 +82,33 @@ function fitName(label, room) {
   return { text: shown, size: least };
 }
 
+const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+
+/** Where an end's caption goes: below its ring, or above it, centred or reading towards
+ * the middle, else beside it: the first place on no tile of the line and no seat's plate. */
+function captionSpot(label, x, y, ring, dir, L, laid, ls) {
+  const w = nameWidth(label, 14);
+  const plates = L.seats.map(([sx, sy], r) => {
+    const half = (r === 1 || r === 4 ? 164 : 176) / 2;
+    return [sx - half, sy - 48, sx + half, sy + 48];
+  });
+  const tiles = laid.tiles.map((tl) => {
+    const across = Math.abs(tl.angle % 180) === 90;
+    const [tw, th] = across ? [ls, 2 * ls] : [2 * ls, ls];
+    return [tl.cx - tw / 2, tl.cy - th / 2, tl.cx + tw / 2, tl.cy + th / 2];
+  });
+  const inward = x > L.w / 2 ? [x + ring, "end"] : [x - ring, "start"];
+  const rows = dir[1] < 0 ? [y - ring - 8, y + ring + 16] : [y + ring + 16, y - ring - 8];
+  const spots = rows.flatMap((ly) => [[x, ly, "middle"], [inward[0], ly, inward[1]]]);
+  spots.push([x - ring - 6, y + 5, "end"], [x + ring + 6, y + 5, "start"]); // beside it
+  for (const [lx, ly, anchor] of spots) {
+    const left = anchor === "middle" ? lx - w / 2 : anchor === "end" ? lx - w : lx;
+    const box = [left, ly - 14, left + w, ly + 4];
+    if (!plates.some((r) => overlaps(box, r)) && !tiles.some((r) => overlaps(box, r))) return [lx, ly, anchor];
+  }
+  return spots[0];
+}
+
 /** A seat's plate: name, tiles (backs, or faces in a replay), stones, titles, CAMAT. */
 function seatPanel(o) {
   const { x, y, name, count, faces, stones, titles, camat, turn, self, lacking } = o;
@@ -213,14 +240,14 @@ export function drawBoard(o) {
       const p = laid.ends[end];
       const x = p.x + p.dir[0] * ls * 0.95;
       const y = p.y + p.dir[1] * ls * 0.95;
-      const label = t(end === "left" ? "end_left" : "end_right");
+      const label = t(`end_choice.${end}`); // a caption on its own, not a word in a sentence
       const g = el("g", { class: "end-choice", "data-end": end, tabindex: 0, role: "button", "aria-label": `${label}: ${v.ends[end === "left" ? 0 : 1]}` });
       const ring = Math.max(ls, 24) * 0.85;
       g.appendChild(el("circle", { cx: x, cy: y, r: ring, class: "end-ring" }));
       g.appendChild(text(x, y + 6, String(v.ends[end === "left" ? 0 : 1]), { "text-anchor": "middle", class: "end-num" }));
       // the caption on the side away from the line: above the ring where the line grows upwards
-      const ly = p.dir[1] < 0 ? y - ring - 8 : y + ring + 16;
-      g.appendChild(text(x, ly, label, { "text-anchor": "middle", class: "end-label" }));
+      const [lx, ly, anchor] = captionSpot(label, x, y, ring, p.dir, L, laid, ls);
+      g.appendChild(text(lx, ly, label, { "text-anchor": anchor, class: "end-label" }));
       g.addEventListener("click", () => o.onEnd(end));
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {

@@ -90,6 +90,7 @@ export function replayPage(root, source) {
     for (const n of root.querySelectorAll("[data-i18n]")) setTermText(n, t(n.dataset.i18n));
     q(".play-pause").textContent = st.timer ? "❚❚" : "▶";
     q(".play-pause").setAttribute("aria-label", t(st.timer ? "replay.pause" : "replay.play"));
+    q(".play-pause").title = t(st.timer ? "replay.pause" : "replay.play");
     for (const [k, key] of [["first", "replay.first"], ["prev", "replay.prev"], ["next", "replay.next"], ["last", "replay.last"]]) {
       q(`[data-step="${k}"]`).setAttribute("aria-label", t(key));
       q(`[data-step="${k}"]`).title = t(key);

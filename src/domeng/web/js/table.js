@@ -255,8 +255,14 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (st.selected && c) play(c, st.selected, end);
   }
 
+  /** Several people's seats at this screen: counted from the seats it holds, not from the
+   * views already come (at the start one seat's view comes before the other's). */
+  function sharedScreen() {
+    return st.conns.filter((c) => c.seat !== null && c.seat !== undefined).length > 1;
+  }
+
   function covered() {
-    return seated().length > 1 && st.active !== null && st.revealed !== st.active;
+    return sharedScreen() && st.active !== null && st.revealed !== st.active;
   }
 
   function readyAll() {
@@ -297,7 +303,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     q(".table-page").dataset.pending = st.pending ? "true" : "false";
     // several people at this screen and none of them in turn: no hand is shown (the last
     // one to play may have walked away), and whoever plays next takes the screen again
-    const idle = seated().length > 1 && v && !v.summary && !seated().some((x) => x.view.turn === x.seat);
+    const idle = sharedScreen() && v && !v.summary && !seated().some((x) => x.view.turn === x.seat);
     if (idle) st.revealed = null;
     const isCovered = covered() && v && !v.summary && !idle;
 
@@ -446,6 +452,26 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   };
   window.addEventListener("resize", onResize);
   const onKey = (ev) => {
+    // an open dialog (the round's summary, the cover of a shared screen) keeps the focus
+    const dialog = [q(".cover"), q(".summary-layer")].find((d) => !d.hidden);
+    if (dialog && ev.key === "Tab") {
+      const stops = [...dialog.querySelectorAll("button:not([disabled]), a[href], [tabindex='0']")];
+      if (stops.length) {
+        const at = stops.indexOf(document.activeElement);
+        const next = ev.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at + 1) % stops.length;
+        stops[next].focus();
+        ev.preventDefault();
+      }
+      return;
+    }
+    if (ev.key === "Escape" && dialog === q(".summary-layer")) {
+      // the summary's "look at the table"; its button brings it back
+      const v = chooseActive() && chooseActive().view;
+      if (v) st.hideSummaryOf = v.round;
+      render();
+      q(".show-summary").focus();
+      return;
+    }
     if (ev.key === "Escape" && st.selected) {
       st.selected = null;
       render();
