@@ -4,17 +4,20 @@ nothing; never negative (rules.md, "PASS and its stones" and "Giving stones").""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
 
 from domeng.engine import (
     Finish,
+    Game,
     Passed,
     Reason,
     RoundEnd,
     RoundEnded,
     StonesMoved,
+    ending_award,
 )
 
 from .deals import (
@@ -240,3 +243,36 @@ def test_reasons_and_endings_are_in_the_games_words() -> None:
     ]
     assert [e.value for e in RoundEnd] == ["cappu", "block"]
     assert [f.value for f in Finish] == ["plain", "ceki", "pollo"]
+
+
+def test_the_ending_award_names_its_receiver_and_the_full_amount() -> None:
+    hands = (0, 0, 0, 0, 0)
+    totals5 = (3, 4, 0, 5, 6)
+    cappu = [RoundEnded(RoundEnd.CAPPU, 2, 2, f, None, (), 1, hands, 0, totals5) for f in Finish]
+    assert [ending_award(e) for e in cappu] == [(1, 1), (1, 3), (1, 5)]  # plain, CEKI, POLLO
+    totals = (9, 4, 7, 7, 12)
+    alone = RoundEnded(RoundEnd.BLOCK, 1, None, None, 1, (), 0, hands, 0, totals)
+    one_lower = RoundEnded(RoundEnd.BLOCK, 1, None, None, 0, (1,), None, hands, 0, totals)
+    one_equal = RoundEnded(RoundEnd.BLOCK, 2, None, None, 3, (2,), None, hands, 0, totals)
+    two = RoundEnded(RoundEnd.BLOCK, 1, None, None, 0, (1, 2), None, hands, 0, totals)
+    assert ending_award(alone) == (0, 1)  # the CUCUQ of a MANGUNO with no MATTIKKENG
+    assert ending_award(one_lower) == (0, 5)
+    assert ending_award(one_equal) == (3, 1)
+    assert ending_award(two) == (0, 1)
+
+
+def test_an_ending_gives_only_its_receiver_and_never_more_than_its_award() -> None:
+    for seed in range(300):
+        rng = random.Random(seed)
+        game = Game()
+        for _ in range(6):
+            game.deal(rng)
+            r = game.round
+            while not r.finished:
+                game.play(rng.choice(game.legal_moves()))
+            ended = next(e for e in r.events if isinstance(e, RoundEnded))
+            receiver, owed = ending_award(ended)
+            after = r.events[r.events.index(ended) + 1 :]
+            moved = [e for e in after if isinstance(e, StonesMoved)]
+            assert all(e.receiver == receiver for e in moved)
+            assert sum(e.amount for e in moved) <= owed

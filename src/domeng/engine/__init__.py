@@ -11,6 +11,7 @@ from .events import (
     RoundEnd,
     RoundEnded,
     StonesMoved,
+    ending_award,
 )
 from .game import FIRST_ROUND_LEMPA, Game, deal, first_starter
 from .moves import (
@@ -57,6 +58,7 @@ __all__ = [
     "check_deal",
     "deal",
     "determinize",
+    "ending_award",
     "first_starter",
     "move",
     "parse_tile",

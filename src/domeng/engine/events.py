@@ -106,6 +106,27 @@ class RoundEnded(NamedTuple):
     pip_totals: tuple[int, ...]
 
 
+_FINISH_STONES = {Finish.PLAIN: 1, Finish.CEKI: 3, Finish.POLLO: 5}
+
+
+def ending_award(ended: RoundEnded) -> tuple[int, int]:
+    """Who receives the stones of a round's ending, and how many (before the table or the
+    givers run short): the CUCUQ 1, 3 (CEKI) or 5 (POLLO) after a FIRST CAPPU, and 1
+    after a MANGUNO with no MATTIKKENG; else the MANGUNO 5, but 1 when more than one
+    MATTIKKENG or the MATTIKKENG's total equals the MANGUNO's.
+    """
+    if ended.end is RoundEnd.CAPPU:
+        assert ended.cucuq is not None and ended.finish is not None
+        return ended.cucuq, _FINISH_STONES[ended.finish]
+    assert ended.manguno is not None
+    if not ended.mattikkeng:
+        assert ended.cucuq is not None
+        return ended.cucuq, 1
+    totals = ended.pip_totals
+    single = len(ended.mattikkeng) == 1 and totals[ended.winner] < totals[ended.manguno]
+    return ended.manguno, 5 if single else 1
+
+
 class CamatElected(NamedTuple):
     """``seat`` is the new CAMAT; all 25 stones went back to the table."""
 

@@ -33,6 +33,7 @@ from .events import (
     RoundEnd,
     RoundEnded,
     StonesMoved,
+    ending_award,
 )
 from .moves import HAND_SIZE, SEATS, STONES, End, IllegalMoveError, Move, Variants, move
 from .tiles import (
@@ -512,11 +513,11 @@ class Round:
 
     def _end_cappu(self, seat: int, t: Tile, mappakuling: bool) -> None:
         if not mappakuling:
-            finish, amount, reason = Finish.PLAIN, 1, _FIRST_CAPPU
+            finish, reason = Finish.PLAIN, _FIRST_CAPPU
         elif HIGH[t] == LOW[t]:
-            finish, amount, reason = Finish.POLLO, 5, _POLLO
+            finish, reason = Finish.POLLO, _POLLO
         else:
-            finish, amount, reason = Finish.CEKI, 3, _CEKI
+            finish, reason = Finish.CEKI, _CEKI
         cucuq = _PREV[seat]
         hands = self.hands
         ended = (
@@ -531,7 +532,9 @@ class Round:
             self.unused,
             _pip_totals(hands),
         )
-        self._finish(_new(RoundEnded, ended), self._give(cucuq, amount, (seat,), reason))
+        result = _new(RoundEnded, ended)
+        _, amount = ending_award(result)
+        self._finish(result, self._give(cucuq, amount, (seat,), reason))
 
     def _end_block(self, manguno: int) -> None:
         totals = _pip_totals(self.hands)
@@ -558,12 +561,12 @@ class Round:
                 totals,
             ),
         )
+        receiver, amount = ending_award(ended)
         if cucuq is not None:
-            moved = self._give(cucuq, 1, (manguno,), _MANGUNO)
+            moved = self._give(receiver, amount, (manguno,), _MANGUNO)
         else:
-            single = len(mattikkeng) == 1 and totals[winner] < limit
             givers = (winner, *(s for s in mattikkeng if s != winner))
-            moved = self._give(manguno, 5 if single else 1, givers, _MATTIKKENG)
+            moved = self._give(receiver, amount, givers, _MATTIKKENG)
         self._finish(ended, moved)
 
     def _finish(self, ended: RoundEnded, moved: list[StonesMoved]) -> None:
