@@ -352,6 +352,8 @@ def test_giving_what_the_table_lacks() -> None:
     assert "Daeng receives 1 stone from Besse — MANGUNO beaten by MATTIKKENG." in text
     few = (EXAMPLES_DIR / "09-giver-too-few.out.txt").read_text("utf-8")
     assert "Daeng receives 2 stones from Emba — CUCUQ of a CEKI." in few
+    short = "Daeng was owed 3 stones for the ending and received 2 stones: the table and the"
+    assert short + " givers had no more." in few  # said, or the CEKI looks underpaid
     assert "Emba is elected CAMAT (1 title)" in few
 
 

@@ -413,7 +413,7 @@ def test_an_ending_award_that_finds_no_stones_is_told(unpaid_ending: Game) -> No
         round_summary(game.round, [f"P{s}" for s in range(5)])
     )
     text = out.getvalue()
-    assert "For the ending: none (the table is empty and the givers have none)." in text
+    assert "P3 was owed 1 stone for the ending and received none: the table and the" in text
     assert "is elected CAMAT" in text
 
 

@@ -33,6 +33,7 @@ from domeng.engine.events import (
     RoundEnd,
     RoundEnded,
     StonesMoved,
+    ending_award,
 )
 from domeng.engine.moves import End
 from domeng.engine.tiles import HIGH, LOW, tile_name
@@ -258,6 +259,25 @@ def narrate(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     return lines
 
 
+def shortfall(events: Sequence[Event], names: Sequence[str]) -> str | None:
+    """When a round's ending gave less than the rules award (the table ran out and the
+    givers had too few), say so: a CEKI that brought 1 stone looks like a mistake.
+    ``events`` are the round's; None when the award was paid in full or the round goes on.
+    """
+    ended = next((e for e in events if type(e) is RoundEnded), None)
+    if ended is None:
+        return None
+    receiver, owed = ending_award(ended)
+    after = events[events.index(ended) + 1 :]
+    got = sum(e.amount for e in after if type(e) is StonesMoved)
+    if got >= owed:
+        return None
+    return (
+        f"{names[receiver]} was owed {plural(owed)} for the ending and received "
+        f"{plural(got) if got else 'none'}: the table and the givers had no more"
+    )
+
+
 _SECOND_PERSON = {
     "plays": "play",
     "opens": "open",
@@ -266,6 +286,7 @@ _SECOND_PERSON = {
     "has": "have",
     "is": "are",
     "wins": "win",
+    "was": "were",
 }
 
 

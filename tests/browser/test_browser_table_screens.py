@@ -525,3 +525,21 @@ def test_the_round_summary_keeps_the_keyboard_and_escape_closes_it(page: Any, se
     assert page.evaluate("document.activeElement.classList.contains('show-summary')")
     page.keyboard.press("Enter")  # and back
     page.wait_for_selector("[data-round-summary]")
+
+
+def test_an_ending_that_gave_less_than_the_rules_says_so(page: Any, service: Any) -> None:
+    # examples/09: round 3's CEKI owes the CUCUQ 3 stones; the table is empty and the
+    # FIRST CAPPU holds 2. "Daeng receives 2" alone looked like a wrong count.
+    start_page(page, service.base)
+    example = Path(__file__).resolve().parents[2] / "examples" / "09-giver-too-few.json"
+    page.set_input_files("#record-file", str(example))
+    page.wait_for_url("**/#/replay-file")
+    page.wait_for_selector("svg.board .seat")
+    page.select_option(".round-select", "2")  # the third round
+    page.click('[data-step="last"]')
+    page.wait_for_selector("[data-round-summary]")
+    short = page.locator("[data-short]").inner_text()
+    assert short == (
+        "Daeng was owed 3 STONES for the ending and received 2 STONES: "
+        "the table and the givers had no more."
+    )

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from domeng.account import describe, narrate, pips, plural, you_form
+from domeng.account import describe, narrate, pips, plural, shortfall, you_form
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
@@ -153,12 +153,11 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
         return out
     out.append("End:")
     ended: RoundEnded = r.result
-    moved = any(isinstance(e, StonesMoved) for e in events[i:])
-    nothing = "  No stones move: the table is empty and the givers have none."
+    short = shortfall(events, names)
     for e in events[i:]:
-        if isinstance(e, CamatElected) and not moved:
-            out.append(nothing)  # said before the election, whose reset comes after it
-            moved = True
+        if isinstance(e, CamatElected) and short is not None:
+            out.append(f"  {you_form(short, names[0])}.")  # before the election's reset
+            short = None
         if isinstance(e, RoundEnded):
             out.append(f"  {you_form(describe(e, names), names[0])}.")
             out.append("  Unplayed tiles:")
@@ -168,8 +167,8 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
                 out.append(f"    {names[s]:<{width}}  {shown}")
         elif isinstance(e, StonesMoved | CamatElected):
             out.append(f"  {you_form(describe(e, names), names[0])}.")
-    if not moved:
-        out.append(nothing)
+    if short is not None:
+        out.append(f"  {you_form(short, names[0])}.")
     out.append(f"After round {r.number}: " + _standing_line(r, names))
     return out
 

@@ -22,6 +22,7 @@ from domeng.engine import (
     SeatView,
     StonesMoved,
     Variants,
+    ending_award,
     tile_name,
     view,
 )
@@ -102,6 +103,14 @@ def events_json(
     return out
 
 
+def _award(result: RoundEnded, after: Sequence[Event]) -> Json:
+    """The ending's award: who, how many the rules give, how many came (fewer when the
+    table and the givers ran short)."""
+    receiver, owed = ending_award(result)
+    received = sum(e.amount for e in after if isinstance(e, StonesMoved))
+    return {"receiver": receiver, "owed": owed, "received": received}
+
+
 def summary_json(r: Round) -> Json | None:
     """The round's end, for a summary: how it ended, every hand, who gave whom what."""
     result = r.result
@@ -125,6 +134,7 @@ def summary_json(r: Round) -> Json | None:
             for e in after
             if isinstance(e, StonesMoved)
         ],
+        "award": _award(result, after),
         "camat_elected": r.camat_elected,
         "stones": list(r.stones),
         "table": r.table,

@@ -12,7 +12,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from domeng.account import describe, narrate, pips, plural, you_form
+from domeng.account import describe, narrate, pips, plural, shortfall, you_form
 from domeng.engine import (
     SEATS,
     CamatElected,
@@ -211,9 +211,8 @@ def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
         parts.extend(Text(f"  {m}.") for m in moved)
     else:
         parts.append(Text("  none moved."))
-    ending = r.events[next(i for i, e in enumerate(r.events) if isinstance(e, RoundEnded)) :]
-    if moved and not any(isinstance(e, StonesMoved) for e in ending):
-        # the award of the ending found nothing to give: say so, or it looks forgotten
-        parts.append(Text("  For the ending: none (the table is empty and the givers have none)."))
+    short = shortfall(r.events, names)
+    if short is not None:  # a CEKI that brought 1 stone, or none, looks like a mistake
+        parts.append(Text(f"  {you_form(short, names[0])}."))
     parts.append(standings(r, names))
     return Group(*parts)

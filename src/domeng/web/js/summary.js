@@ -80,6 +80,13 @@ export function summaryElement(o) {
   const shown = stonesEvents.length ? stonesEvents : s.transfers.map((x) => ({ kind: "stones", ...x }));
   for (const e of shown) moved.appendChild(setTermText(h("li"), describe(e, names)));
   if (!shown.length) moved.appendChild(h("li", { text: t("summary.no_stones") }));
+  // fewer than the rules give (the table ran out, the givers had too few): a CEKI that
+  // brought 1 STONES would look like a mistake
+  const award = s.award;
+  if (award && award.received < award.owed) {
+    const vars = { who: names[award.receiver], owed: stonesText(award.owed), got: stonesText(award.received) };
+    moved.appendChild(setTermText(h("li", { class: "short", "data-short": "" }), t("summary.short", vars)));
+  }
 
   // standings
   const right = h("div", { class: "scroll" });
