@@ -12,7 +12,7 @@ from typing import Any
 
 from domeng.server import SQLiteStorage
 from domeng.server.hub import Hub
-from domeng.server.tables import QUEUE_LIMIT, Connection
+from domeng.server.tables import QUEUE_LIMIT, Connection, Table
 
 
 def test_a_connection_too_far_behind_gets_an_error_then_is_closed() -> None:
@@ -38,21 +38,14 @@ def test_a_connection_closed_for_falling_behind_no_longer_watches(tmp_path: Path
     # among the table's connections until its socket ended: a table of computer
     # players, which deals on only while watched, played on for it.
     async def main() -> tuple[int, int]:
-        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
-        seats = [{"kind": "computer", "level": "random"}] * 5
-        t, _ = hub.create_table({"seats": seats, "pace_ms": 0})
-        while t.status != "between":
-            await asyncio.sleep(0.01)
+        hub, t = computer_table(tmp_path, pace_ms=0)
+        await round_over(t)
         c = Connection()
         hub.hello(t, c, None)
         for _ in range(QUEUE_LIMIT + 1):
             c.send({"type": "pong"})
         assert c.closed and c in t.connections
-        at_close = len(t.game.rounds)
-        await asyncio.sleep(0.5)
-        later = len(t.game.rounds)
-        await hub.close()
-        return at_close, later
+        return await rounds_before_and_after_a_while(hub, t)
 
     at_close, later = run_apart(main)
     assert later <= at_close + 1  # at most the round it was dealing when it closed
@@ -62,22 +55,36 @@ def test_a_watcher_who_leaves_in_the_pause_between_rounds_stops_the_next(
     tmp_path: Path,
 ) -> None:
     async def main() -> tuple[int, int]:
-        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
-        seats = [{"kind": "computer", "level": "random"}] * 5
-        t, _ = hub.create_table({"seats": seats, "pace_ms": 100})
+        hub, t = computer_table(tmp_path, pace_ms=100)
         c = Connection()
         hub.hello(t, c, None)
-        while t.status != "between":
-            await asyncio.sleep(0.005)
+        await round_over(t)
         hub.disconnect(t, c)  # gone during the pause before the next deal
-        at_leave = len(t.game.rounds)
-        await asyncio.sleep(0.5)
-        later = len(t.game.rounds)
-        await hub.close()
-        return at_leave, later
+        return await rounds_before_and_after_a_while(hub, t)
 
     at_leave, later = run_apart(main)
     assert later == at_leave
+
+
+def computer_table(tmp_path: Path, pace_ms: int) -> tuple[Hub, Table]:
+    hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
+    seats = [{"kind": "computer", "level": "random"}] * 5
+    t, _ = hub.create_table({"seats": seats, "pace_ms": pace_ms})
+    return hub, t
+
+
+async def round_over(t: Table) -> None:
+    while t.status != "between":
+        await asyncio.sleep(0.005)
+
+
+async def rounds_before_and_after_a_while(hub: Hub, t: Table) -> tuple[int, int]:
+    """The rounds dealt now and half a second later; then the hub is closed."""
+    before = len(t.game.rounds)
+    await asyncio.sleep(0.5)
+    after = len(t.game.rounds)
+    await hub.close()
+    return before, after
 
 
 def run_apart(main: Callable[[], Coroutine[Any, Any, tuple[int, int]]]) -> tuple[int, int]:
