@@ -1,4 +1,5 @@
-"""A real `domeng serve` process killed with SIGKILL and started again resumes every table."""
+"""A real `domeng serve` process killed with SIGKILL and started again resumes every table;
+one that is sent SIGTERM stops, whatever its clients do."""
 
 from __future__ import annotations
 
@@ -156,3 +157,51 @@ def test_a_killed_server_resumes_every_table_exactly(tmp_path: Path) -> None:
         watcher.close()
         robots_after = http.get(f"/api/tables/{robots['id']}/record").json()
         assert is_prefix(robots_before, robots_after)
+
+
+def test_a_client_that_stopped_reading_neither_runs_a_table_nor_holds_the_service(
+    tmp_path: Path,
+) -> None:
+    # A spectator says hello, then never reads again: the table of computer players it
+    # watched played tens of thousands of rounds for it, and SIGTERM hung.
+    port = free_port()
+    with serve(tmp_path / "tables.sqlite3", port) as (proc, http):
+        seats = [{"kind": "computer", "level": "random"}] * 5
+        table_id = http.post("/api/tables", json={"seats": seats, "pace_ms": 0}).json()["id"]
+        deadline = time.monotonic() + TIMEOUT
+        while http.get(f"/api/tables/{table_id}").json()["status"] != "between":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        idle = socket.socket()
+        idle.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        idle.connect(("127.0.0.1", port))
+        key = "dGhlIHNhbXBsZSBub25jZQ=="
+        idle.sendall(
+            f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        idle.recv(100)  # the start of the handshake's answer: the last read
+        hello = json.dumps({"type": "hello"}).encode()
+        mask = b"\x01\x02\x03\x04"
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(hello))
+        idle.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + masked)
+
+        # its hello deals on, until the messages it does not read fill the buffers and
+        # its queue: then it is closed, no longer watches, and the table waits
+        def rounds() -> int:
+            n: int = http.get(f"/api/tables/{table_id}").json()["round"]
+            return n
+
+        seen, deadline = -1, time.monotonic() + TIMEOUT
+        while (now := rounds()) != seen:  # it stops in well under a second here
+            assert time.monotonic() < deadline, "the table played on for a spectator"
+            seen = now
+            time.sleep(0.5)
+        time.sleep(1.0)
+        assert rounds() == seen
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(TIMEOUT)
+        assert time.monotonic() - start < 10
+        idle.close()

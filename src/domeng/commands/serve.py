@@ -64,6 +64,9 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
         ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
+        # on Ctrl-C or SIGTERM, connections get a few seconds to close; a client that has
+        # stopped reading would otherwise hold the service open for ever
+        timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
     click.echo(f"Domeng table service: {local}  (tables stored in {path})")
