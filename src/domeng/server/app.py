@@ -45,8 +45,8 @@ MAX_MESSAGE = 4096
 MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
 SEND_TIMEOUT = 20.0
-"""Seconds a client may take to accept one message before its connection is closed
-(a client that stops reading would otherwise hold the service, and count as watching)."""
+"""Seconds a client may take to accept one message before the service gives it up (a
+client that stops reading would otherwise hold its writer, and count as watching)."""
 MAX_RECORD = 4_000_000
 """The longest record accepted by ``POST /api/replay``, in bytes."""
 REPLAYS_AT_ONCE = 1
@@ -321,10 +321,10 @@ async def table_socket(ws: WebSocket) -> None:
         reader.cancel()
         hub.disconnect(t, c)
         c.outbox.put_nowait(None)
-        with contextlib.suppress(BaseException):
+        with contextlib.suppress(Exception):  # a cancellation of this handler goes on up
             await asyncio.wait_for(writer, SEND_TIMEOUT)
-        with contextlib.suppress(BaseException):
-            await reader
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reader  # cancelled above
 
 
 async def _read(ws: WebSocket, hub: Hub, t: Table, c: Connection) -> None:
