@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from domeng.cli import main
 from domeng.commands.serve import lan_address, listen
-from domeng.server.tables import Settings, TableError, parse_new_table
+from domeng.server.bodies import parse_new_table
+from domeng.server.tables import Settings, TableError
 
 
 def body(**extra: object) -> dict[str, object]:

@@ -9,7 +9,10 @@ import json
 import pytest
 
 from domeng.engine import tile_name
-from domeng.server.hub import Hub, run_safely
+from domeng.server.bodies import NewTable
+from domeng.server.hub import Hub
+from domeng.server.messages import Play
+from domeng.server.socket import answer
 from domeng.server.storage import SQLiteStorage, StoredPlay
 from domeng.server.tables import Connection
 
@@ -39,8 +42,10 @@ def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
         storage = FailingStorage(":memory:")
         hub = Hub(storage)
         computer = {"kind": "computer", "level": "random"}
-        t, tokens = hub.create_table(
-            {"seats": [{"kind": "person", "name": "Ann"}] + [computer] * 4, "pace_ms": 0}
+        t, tokens = await hub.create_table(
+            NewTable.model_validate(
+                {"seats": [{"kind": "person", "name": "Ann"}] + [computer] * 4, "pace_ms": 0}
+            )
         )
         for _ in range(500):  # the computer players move on the loop's next turns
             if t.game.turn == 0:
@@ -58,7 +63,7 @@ def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
         storage.fail = True
         message = {"type": "play", "tile": tile_name(move.tile), "end": move.end.word}
         message["state"] = state
-        run_safely(lambda: hub.play(t, me, message), me, 1)
+        await answer(hub.play(t, me, Play.model_validate(message)), me, 1)
         (error,) = drain(me)
         assert error["type"] == "error"
         assert error["code"] == "storage"
@@ -69,7 +74,7 @@ def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
         assert "could not store a play" in caplog.text  # a fault of the service: logged
         caplog.clear()
         storage.fail = False
-        run_safely(lambda: hub.play(t, me, message), me, 2)
+        await answer(hub.play(t, me, Play.model_validate(message)), me, 2)
         assert [m["type"] for m in drain(me)][:2] == ["ok", "update"]
         await hub.close()
 

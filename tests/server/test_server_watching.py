@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from domeng.server import SQLiteStorage
+from domeng.server.bodies import NewTable
 from domeng.server.hub import Hub
 from domeng.server.tables import QUEUE_LIMIT, Connection, Table
 
@@ -38,7 +39,7 @@ def test_a_connection_closed_for_falling_behind_no_longer_watches(tmp_path: Path
     # among the table's connections until its socket ended: a table of computer
     # players, which deals on only while watched, played on for it.
     async def main() -> tuple[int, int]:
-        hub, t = computer_table(tmp_path, pace_ms=0)
+        hub, t = await computer_table(tmp_path, pace_ms=0)
         await round_over(t)
         c = Connection()
         hub.hello(t, c, None)
@@ -55,7 +56,7 @@ def test_a_watcher_who_leaves_in_the_pause_between_rounds_stops_the_next(
     tmp_path: Path,
 ) -> None:
     async def main() -> tuple[int, int]:
-        hub, t = computer_table(tmp_path, pace_ms=100)
+        hub, t = await computer_table(tmp_path, pace_ms=100)
         c = Connection()
         hub.hello(t, c, None)
         await round_over(t)
@@ -66,10 +67,10 @@ def test_a_watcher_who_leaves_in_the_pause_between_rounds_stops_the_next(
     assert later == at_leave
 
 
-def computer_table(tmp_path: Path, pace_ms: int) -> tuple[Hub, Table]:
+async def computer_table(tmp_path: Path, pace_ms: int) -> tuple[Hub, Table]:
     hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
     seats = [{"kind": "computer", "level": "random"}] * 5
-    t, _ = hub.create_table({"seats": seats, "pace_ms": pace_ms})
+    t, _ = await hub.create_table(NewTable.model_validate({"seats": seats, "pace_ms": pace_ms}))
     return hub, t
 
 

@@ -1,9 +1,11 @@
 """The table service as an ASGI application (Starlette): HTTP routes and WebSockets.
 
 ``create_app(storage)`` builds it; ``domeng serve`` runs it under uvicorn. The
-protocol is described in docs/protocol.md. The game logic lives in
-:mod:`domeng.server.tables`; this module only turns requests and messages into
-calls on the :class:`~domeng.server.tables.Hub` and its answers into JSON.
+protocol is described in docs/protocol.md. A table's changes are ordered by the
+:class:`~domeng.server.hub.Hub` (:mod:`domeng.server.hub`); this module only
+turns HTTP requests into calls on it (their bodies checked by the models of
+:mod:`domeng.server.bodies`) and its answers into JSON. The WebSocket is
+:mod:`domeng.server.socket`.
 """
 
 from __future__ import annotations
@@ -28,33 +30,39 @@ from starlette.responses import (
 )
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
 from domeng.engine.record import RecordError, game_from_record
 
 from . import wire
-from .hub import Hub, run_safely
+from .bodies import (
+    LEAVE_WORDS,
+    NEW_TABLE_WORDS,
+    SEAT_WORDS,
+    LeaveSeat,
+    NewTable,
+    TakeSeat,
+    read_body,
+)
+from .clock import Clock
+from .hub import Hub
+from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
+from .schema import protocol_schema
+from .socket import table_socket
 from .storage import Storage
-from .tables import STATUSES, Connection, Table, TableError
+from .tables import STATUSES, Seat, Table, TableError
 
-MAX_MESSAGE = 4096
-"""The longest WebSocket message accepted, in characters (a play is about 60)."""
 MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
-SEND_TIMEOUT = 20.0
-"""Seconds a client may take to accept one message before the service gives it up (a
-client that stops reading would otherwise hold its writer, and count as watching)."""
 MAX_RECORD = 4_000_000
 """The longest record accepted by ``POST /api/replay``, in bytes."""
 REPLAYS_AT_ONCE = 1
 """How many replays are worked out at the same time; more wait their turn. A long
 game's replay takes seconds and many times the record's size in memory, so a few at
 once would slow the tables being played and could exhaust the memory."""
-
-Json = dict[str, Any]
 
 
 def _error(e: TableError, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -91,10 +99,15 @@ def _hub(request: Request | WebSocket) -> Hub:
     return hub
 
 
-def _seat_number(text: str) -> int:
+def _seat(request: Request) -> tuple[Table, int, Seat]:
+    """The table and seat of a ``.../seats/{seat}`` path: an unknown table is named as such
+    before its seat is read."""
+    hub = _hub(request)
+    t = hub.table(request.path_params["id"])
+    text = request.path_params["seat"]
     if not (text.isascii() and text.isdigit()):
         raise TableError("unknown_seat", f"there is no seat {text!r} (seats are 0 to 4)", 404)
-    return int(text)
+    return t, int(text), hub.seat(t, int(text))
 
 
 Handler = Callable[[Request], Any]
@@ -153,10 +166,11 @@ async def list_tables(request: Request) -> Response:
 
 
 async def create_table(request: Request) -> Response:
-    table, tokens = _hub(request).create_table(await _body(request))
-    body = table.public_json()
-    body["tokens"] = {str(n): tok for n, tok in tokens.items()}
-    return JSONResponse(body, status_code=201, headers={"Location": f"/api/tables/{table.id}"})
+    new = read_body(await _body(request), NewTable, NEW_TABLE_WORDS)
+    table, tokens = await _hub(request).create_table(new)
+    answer = table.public_json()
+    answer["tokens"] = {str(n): tok for n, tok in tokens.items()}
+    return JSONResponse(answer, status_code=201, headers={"Location": f"/api/tables/{table.id}"})
 
 
 async def get_table(request: Request) -> Response:
@@ -215,30 +229,25 @@ async def replay_record(request: Request) -> Response:
 
 
 async def take_seat(request: Request) -> Response:
-    hub = _hub(request)
-    table_id = request.path_params["id"]
-    hub.table(table_id)  # an unknown table is named as such before its seat is read
-    seat = _seat_number(request.path_params["seat"])
-    body = await _body(request)
-    token = hub.take_seat(table_id, seat, body)
+    t, seat, _ = _seat(request)
+    body = read_body(await _body(request), TakeSeat, SEAT_WORDS)
+    token = await _hub(request).take_seat(t, seat, body)
     return JSONResponse(
-        {
-            "table_id": table_id,
-            "seat": seat,
-            "token": token,
-            "table": hub.table(table_id).public_json(),
-        },
+        {"table_id": t.id, "seat": seat, "token": token, "table": t.public_json()},
         status_code=201,
     )
 
 
 async def leave_seat(request: Request) -> Response:
-    hub = _hub(request)
-    table_id = request.path_params["id"]
-    hub.table(table_id)
-    seat = _seat_number(request.path_params["seat"])
-    hub.leave_seat(table_id, seat, await _body(request))
-    return JSONResponse({"table": hub.table(table_id).public_json()})
+    t, seat, _ = _seat(request)
+    body = read_body(await _body(request), LeaveSeat, LEAVE_WORDS)
+    await _hub(request).leave_seat(t, seat, body)
+    return JSONResponse({"table": t.public_json()})
+
+
+async def protocol_schema_route(request: Request) -> Response:
+    """The protocol's JSON Schema, made from its typed models (:mod:`.schema`)."""
+    return JSONResponse(protocol_schema())
 
 
 def _protocol_path() -> Path:
@@ -295,120 +304,6 @@ protocol</a> and <a href="/api">/api</a>. <code>domeng play</code> plays in the 
     return HTMLResponse(page)
 
 
-# -- WebSocket ---------------------------------------------------------------------------
-
-
-async def table_socket(ws: WebSocket) -> None:
-    hub = _hub(ws)
-    await ws.accept()
-    t = hub.tables.get(ws.path_params["id"])
-    if t is None:
-        message = f"there is no table {ws.path_params['id']!r}"
-        err = {"type": "error", "code": "unknown_table", "message": message, "reply_to": None}
-        with contextlib.suppress(Exception):
-            await ws.send_json(err)
-            await ws.close(code=4404)
-        return
-    c = Connection()
-    loop = asyncio.get_running_loop()
-    writer = loop.create_task(_write(ws, c))
-    reader = loop.create_task(_read(ws, hub, t, c))
-    try:
-        # Whichever ends first ends the connection: the client leaving, or the writer
-        # giving up on a client that does not read (SEND_TIMEOUT) or fell too far behind.
-        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        reader.cancel()
-        hub.disconnect(t, c)
-        c.outbox.put_nowait(None)
-        with contextlib.suppress(Exception):  # a cancellation of this handler goes on up
-            await asyncio.wait_for(writer, SEND_TIMEOUT)
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await reader  # cancelled above
-
-
-async def _read(ws: WebSocket, hub: Hub, t: Table, c: Connection) -> None:
-    try:
-        while not c.closed:
-            incoming = await ws.receive()
-            if incoming["type"] == "websocket.disconnect":
-                break
-            _handle(hub, t, c, incoming)
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-
-
-async def _write(ws: WebSocket, c: Connection) -> None:
-    try:
-        while True:
-            text = await c.outbox.get()
-            if text is None:
-                break
-            async with asyncio.timeout(SEND_TIMEOUT):  # in this task (wait_for would start one)
-                await ws.send_text(text)
-    except Exception:
-        c.closed = True
-        c.close_code = 1008
-    with contextlib.suppress(Exception):
-        async with asyncio.timeout(SEND_TIMEOUT):
-            await ws.close(code=c.close_code)
-
-
-def _refuse(c: Connection, code: str, text: str, reply_to: object = None) -> None:
-    c.send({"type": "error", "code": code, "message": text, "reply_to": reply_to})
-
-
-def _reply_id(value: object) -> str | int | None:
-    """The ``id`` a client gave, to repeat as ``reply_to``: a text or a whole number only."""
-    if isinstance(value, str) and len(value) <= 100:
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
-        return value
-    return None
-
-
-def _handle(hub: Hub, t: Table, c: Connection, message: Any) -> None:
-    text = message.get("text")
-    if text is None:
-        _refuse(c, "binary", "send text messages (JSON), not binary ones")
-        return
-    if len(text) > MAX_MESSAGE:
-        _refuse(c, "too_large", f"messages are at most {MAX_MESSAGE} characters")
-        return
-    try:
-        msg = json.loads(text)
-    except (ValueError, RecursionError):
-        _refuse(c, "bad_json", "the message is not valid JSON")
-        return
-    if not isinstance(msg, dict):
-        _refuse(c, "bad_message", "a message is a JSON object with a 'type'")
-        return
-    reply_to = _reply_id(msg.get("id"))
-    msg["id"] = reply_to
-    kind = msg.get("type")
-    if kind is None:
-        _refuse(c, "missing_field", "a message needs a 'type'", reply_to)
-        return
-    if kind == "hello":
-        run_safely(lambda: hub.hello(t, c, msg.get("token")), c, reply_to)
-        return
-    if kind == "ping":
-        c.send({"type": "pong", "reply_to": reply_to, "state": t.state})
-        return
-    if not c.hello:
-        _refuse(c, "hello_first", 'say hello first: {"type": "hello", "token": ...}', reply_to)
-        return
-    if kind == "play":
-        run_safely(lambda: hub.play(t, c, msg), c, reply_to)
-    elif kind == "ready":
-        run_safely(lambda: hub.ready(t, c, msg), c, reply_to)
-    elif kind == "sync":
-        c.send(hub.state_message(t, c.seat))
-    else:
-        known = "hello, play, ready, sync, ping"
-        _refuse(c, "unknown_type", f"unknown message type {kind!r} (known: {known})", reply_to)
-
-
 async def _not_found(request: Request, exc: Exception) -> Response:
     return _error(TableError("not_found", f"there is nothing at {request.url.path}", 404))
 
@@ -427,14 +322,15 @@ def create_app(
     *,
     runner: BotRunner | None = None,
     addresses: list[str] | None = None,
+    clock: Clock | None = None,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub = Hub(storage, runner)
+        hub = Hub(storage, runner, clock)
         app.state.hub = hub
-        hub.load()
+        await hub.load()
         try:
             yield
         finally:
@@ -444,6 +340,7 @@ def create_app(
         Route("/", start_page),
         Route("/api", _guarded(info)),
         Route("/api/protocol", protocol),
+        Route("/api/protocol.schema.json", protocol_schema_route),
         Route("/api/tables", _guarded(tables), methods=["GET", "POST"]),
         Route("/api/tables/{id}", _guarded(get_table)),
         Route("/api/tables/{id}/view", _guarded(get_view)),

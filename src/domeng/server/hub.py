@@ -1,27 +1,34 @@
-"""The hub: every table, changed one step at a time on the event loop.
+"""The hub: the master of every table, the one place that orders a table's changes.
 
-All of the :class:`Hub`'s methods run on the event loop (one thread), so a
-table changes one step at a time: a play is checked (sender, turn, state number,
-legality), applied to the engine, stored, acknowledged, and then every
-connection at the table is sent what its seat may see. Computer players choose
-in workers (:mod:`domeng.server.players`) and their moves go through the same
-path.
+A change to a table — a play, a deal, a seat taken or left, a person ready —
+is made under the table's lock, in one order: check it (sender, turn, state
+number, legality), store it (awaited: the storage runs in a thread of its own,
+:class:`~domeng.server.storage.StorageWriter`), apply it to the game, answer
+the sender, then send every connection at the table what its seat may see. So
+nothing is heard of, by anyone, that the storage has not kept, and a write that
+fails leaves the table as it was. While one table waits for its storage the
+others go on.
 
 A table moves on by itself through :meth:`Hub.advance`, called after every
 change: it deals the first round once every person's seat is taken, lets a
 computer player (or a stand-in for an absent person) move after the table's
-pace, and deals the next round once the people at the table are ready.
+pace, and deals the next round once the people at the table are ready. Every
+wait asks the hub's :class:`~domeng.server.clock.Clock`, so tests replace time.
+Computer players choose in workers (:mod:`domeng.server.players`) and their
+moves go through the same path as a person's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from domeng.engine import (
     End,
@@ -35,45 +42,44 @@ from domeng.engine import (
 )
 from domeng.engine.tiles import names as tile_names
 
+from .bodies import LeaveSeat, NewTable, TakeSeat, new_table_seats
+from .clock import Clock, LoopClock, Timer
+from .documents import Json
+from .messages import Play, Ready
 from .players import BotRunner
-from .storage import Storage, StoredDeal, StoredPlay, StoredTable
-from .tables import (
-    SEATS,
-    Connection,
-    Json,
-    Seat,
-    Table,
-    TableError,
-    check_name,
-    hash_token,
-    parse_new_table,
-    rebuild,
-)
+from .storage import Storage, StorageWriter, StoredDeal, StoredPlay, StoredTable
+from .tables import SEATS, Connection, Seat, Table, TableError, hash_token, rebuild
 
 log = logging.getLogger("domeng.server")
+
+RETRY_AFTER = 1.0
+"""Seconds before a deal or a computer's move that could not be stored is tried again."""
 
 
 class Hub:
     """Every table, its storage and its computer players; see the module docstring."""
 
-    def __init__(self, storage: Storage, runner: BotRunner | None = None) -> None:
-        self.storage = storage
+    def __init__(
+        self, storage: Storage, runner: BotRunner | None = None, clock: Clock | None = None
+    ) -> None:
+        self.store = StorageWriter(storage)
         self.runner = runner or BotRunner()
+        self.clock: Clock = clock or LoopClock()
         self.tables: dict[str, Table] = {}
-        self._timers: set[asyncio.TimerHandle] = set()
-        self._wakes: dict[tuple[str, int], asyncio.TimerHandle] = {}
+        self._timers: set[Timer] = set()
+        self._wakes: dict[tuple[str, int], Timer] = {}
 
     # -- life -----------------------------------------------------------------
 
-    def load(self) -> None:
+    async def load(self) -> None:
         """Rebuild every stored table by replaying its record, then let each move on."""
-        for stored in self.storage.load_tables():
+        for stored in await self.store.load_tables():
             try:
                 game = rebuild(stored)
             except (ValueError, KeyError, TypeError) as e:
                 log.warning("table %s could not be replayed and is left out: %s", stored.id, e)
                 continue
-            self.tables[stored.id] = Table(stored, game)
+            self.tables[stored.id] = Table(stored, game, self.clock)
         for t in self.tables.values():
             self.advance(t)
 
@@ -90,7 +96,12 @@ class Hub:
             for c in list(t.connections):
                 c.close()
         self.runner.close()
-        self.storage.close()
+        await self.store.close()
+
+    @property
+    def idle(self) -> bool:
+        """No table has a deal or a computer's move under way (timers may still wait)."""
+        return all(t.task is None for t in self.tables.values())
 
     # -- tables and seats -------------------------------------------------------
 
@@ -100,73 +111,71 @@ class Hub:
             raise TableError("unknown_table", f"there is no table {table_id!r}", 404)
         return t
 
-    def create_table(self, body: object) -> tuple[Table, dict[int, str]]:
-        """A new table from a ``POST /api/tables`` body; persons named in it get their tokens."""
-        settings, seats = parse_new_table(body)
-        tokens: dict[int, str] = {}
-        if isinstance(body, dict):
-            for n, s in enumerate(body["seats"]):
-                if s.get("kind") == "person" and "name" in s:
-                    tokens[n] = secrets.token_urlsafe(24)
-                    seats[n].token_hash = hash_token(tokens[n])
-        table_id = secrets.token_hex(5)
-        while table_id in self.tables:
-            table_id = secrets.token_hex(5)
-        stored = StoredTable(table_id, time.time(), settings.json(), seats)
-        self.storage.create_table(stored)
-        t = Table(stored, Game(settings.variants))
-        self.tables[table_id] = t
-        self.advance(t)
-        return t, tokens
-
-    def take_seat(self, table_id: str, seat: int, body: object) -> str:
-        t = self.table(table_id)
-        if not isinstance(body, dict) or "name" not in body:
-            raise TableError("missing_field", 'the body must be {"name": "..."}', 422)
-        extra = set(body) - {"name"}
-        if extra:
-            raise TableError("bad_body", f"unknown field {sorted(extra)[0]!r}", 422)
-        name = check_name(body["name"], "name")
-        s = self._seat(t, seat)
-        if s.stored.kind != "person":
-            raise TableError("computer_seat", f"seat {seat} is a computer player's", 409)
-        if s.stored.token_hash is not None:
-            raise TableError("seat_taken", f"seat {seat} is already taken", 409)
-        if t.finished:
-            raise TableError("game_over", "this game is over", 409)
-        token = secrets.token_urlsafe(24)
-        s.stored.token_hash = hash_token(token)
-        s.stored.name = name
-        s.stored.ready = 0
-        s.away_since = time.monotonic()
-        self._save_seat(t, seat)
-        self._seats_changed(t)
-        return token
-
-    def leave_seat(self, table_id: str, seat: int, body: object) -> None:
-        t = self.table(table_id)
-        s = self._seat(t, seat)
-        if not isinstance(body, dict) or not isinstance(body.get("token"), str):
-            raise TableError("missing_token", 'the body must be {"token": "..."}', 401)
-        if t.seat_of_token(body["token"]) != seat:
-            raise TableError("bad_token", f"that is not the token of seat {seat}", 403)
-        s.stored.token_hash = None
-        s.stored.name = f"Seat {seat}"
-        self._save_seat(t, seat)
-        for c in list(t.connections):
-            if c.seat == seat:
-                c.seat = None
-                s.connections -= 1
-                c.send({"type": "left", "seat": seat})
-        self._seats_changed(t)
-
-    def _seat(self, t: Table, seat: int) -> Seat:
+    def seat(self, t: Table, seat: int) -> Seat:
         if not 0 <= seat < SEATS:
             raise TableError("unknown_seat", f"there is no seat {seat} (seats are 0 to 4)", 404)
         return t.seats[seat]
 
-    def _save_seat(self, t: Table, seat: int) -> None:
-        self.storage.save_seat(t.id, seat, t.seats[seat].stored)
+    async def create_table(self, body: NewTable) -> tuple[Table, dict[int, str]]:
+        """A new table (stored first); the persons named in it get their tokens."""
+        seats = new_table_seats(body)
+        tokens: dict[int, str] = {}
+        for n, s in enumerate(body.seats):
+            if s.kind == "person" and s.name is not None:
+                tokens[n] = secrets.token_urlsafe(24)
+                seats[n].token_hash = hash_token(tokens[n])
+        table_id = secrets.token_hex(5)
+        while table_id in self.tables:
+            table_id = secrets.token_hex(5)
+        stored = StoredTable(table_id, time.time(), body.settings().json(), seats)
+        await self.store.create_table(stored)
+        t = Table(stored, Game(body.settings().variants), self.clock)
+        self.tables[table_id] = t
+        self.advance(t)
+        await self._first_deal(t)
+        return t, tokens
+
+    async def take_seat(self, t: Table, seat: int, body: TakeSeat) -> str:
+        s = self.seat(t, seat)
+        async with t.lock:
+            if s.stored.kind != "person":
+                raise TableError("computer_seat", f"seat {seat} is a computer player's", 409)
+            if s.stored.token_hash is not None:
+                raise TableError("seat_taken", f"seat {seat} is already taken", 409)
+            if t.finished:
+                raise TableError("game_over", "this game is over", 409)
+            token = secrets.token_urlsafe(24)
+            taken = dataclasses.replace(
+                s.stored, token_hash=hash_token(token), name=body.name, ready=0
+            )
+            await self.store.save_seat(t.id, seat, taken)
+            s.stored = taken
+            s.away_since = self.clock.now()
+            self._seats_changed(t)
+        await self._first_deal(t)
+        return token
+
+    async def leave_seat(self, t: Table, seat: int, body: LeaveSeat) -> None:
+        s = self.seat(t, seat)
+        async with t.lock:
+            if t.seat_of_token(body.token) != seat:
+                raise TableError("bad_token", f"that is not the token of seat {seat}", 403)
+            left = dataclasses.replace(s.stored, token_hash=None, name=f"Seat {seat}")
+            await self.store.save_seat(t.id, seat, left)
+            s.stored = left
+            for c in list(t.connections):
+                if c.seat == seat:
+                    c.seat = None
+                    s.connections -= 1
+                    c.send({"type": "left", "seat": seat})
+            self._seats_changed(t)
+
+    async def _first_deal(self, t: Table) -> None:
+        """Once a new table's last seat is taken its first round is dealt before the answer
+        (which then shows the table playing)."""
+        if not t.started and t.task is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(t.task)
 
     def _seats_changed(self, t: Table) -> None:
         t.event_cache = []  # names may have changed: the words are rebuilt
@@ -176,14 +185,12 @@ class Hub:
 
     # -- connections ------------------------------------------------------------
 
-    def hello(self, t: Table, c: Connection, token: object) -> None:
+    def hello(self, t: Table, c: Connection, token: str | None) -> None:
         """Bind a connection to the seat of ``token`` (a spectator when None)."""
         if c.hello:
             raise TableError("already_hello", "this connection has already said hello")
         seat: int | None = None
         if token is not None:
-            if not isinstance(token, str):
-                raise TableError("bad_field", "token must be a text")
             seat = t.seat_of_token(token)
             if seat is None:
                 raise TableError("bad_token", "no seat at this table has that token", 403)
@@ -208,7 +215,7 @@ class Hub:
             s = t.seats[c.seat]
             s.connections -= 1
             if not s.connections:
-                s.away_since = time.monotonic()
+                s.away_since = self.clock.now()
             self._seats_changed(t)
 
     def state_message(self, t: Table, seat: int | None) -> Json:
@@ -243,122 +250,84 @@ class Hub:
 
     # -- actions ----------------------------------------------------------------
 
-    def play(self, t: Table, c: Connection, msg: Json) -> None:
-        if c.seat is None:
-            raise TableError("not_seated", "a spectator cannot play; say hello with a seat token")
-        seat = c.seat
-        state = msg.get("state")
-        if "state" not in msg or "tile" not in msg:
-            missing = "state" if "state" not in msg else "tile"
-            raise TableError("missing_field", f"a play needs {missing!r}")
-        if not isinstance(state, int) or isinstance(state, bool):
-            raise TableError("bad_field", "state must be a whole number")
-        if state != t.state:
-            raise TableError(
-                "stale_state", f"the table has moved on: state is {t.state}, not {state}"
-            )
-        if not t.started or t.game.round.finished:
-            raise TableError("no_round", "no round is being played")
-        if t.game.turn != seat:
-            raise TableError("not_your_turn", f"it is seat {t.game.turn}'s turn, not yours")
-        tile_text, end_text = msg["tile"], msg.get("end")
-        if not isinstance(tile_text, str):
-            raise TableError("bad_tile", 'tile must be written like "6-4"')
+    async def play(self, t: Table, c: Connection, msg: Play) -> None:
+        async with t.lock:
+            if c.seat is None:
+                raise TableError("not_seated", "a spectator cannot play")
+            seat = c.seat
+            if msg.state != t.state:
+                raise TableError(
+                    "stale_state", f"the table has moved on: state is {t.state}, not {msg.state}"
+                )
+            if not t.started or t.game.round.finished:
+                raise TableError("no_round", "no round is being played")
+            if t.game.turn != seat:
+                raise TableError("not_your_turn", f"it is seat {t.game.turn}'s turn, not yours")
+            events = await self.apply(t, seat, self._move_of(t, msg))
+            c.send({"type": "ok", "reply_to": msg.id, "state": t.state})
+            self.broadcast(t, events=events)
+            self.advance(t)
+
+    @staticmethod
+    def _move_of(t: Table, msg: Play) -> Move:
+        """The move a play message names (its ``end`` worked out when it may be left out)."""
         try:
-            tile_ = parse_tile(tile_text)
+            tile_ = parse_tile(msg.tile)
         except ValueError as e:
             raise TableError("bad_tile", str(e)) from None
-        legal = t.game.legal_moves()
-        if end_text is None:
-            ends = [m for m in legal if m.tile == tile_]
+        if msg.end is None:
+            ends = [m for m in t.game.legal_moves() if m.tile == tile_]
             if len(ends) > 1:
-                raise TableError("end_required", f"{tile_text} fits both ends: say which")
-            m = ends[0] if ends else move(tile_)
-        else:
-            if not isinstance(end_text, str):
-                raise TableError("bad_end", "end must be 'left' or 'right'")
-            try:
-                m = move(tile_, End.parse(end_text))
-            except ValueError as e:
-                raise TableError("bad_end", str(e)) from None
-        events = self.apply(t, seat, m)
-        c.send({"type": "ok", "reply_to": msg.get("id"), "state": t.state})
-        self.broadcast(t, events=events)
-        self.advance(t)
-
-    def ready(self, t: Table, c: Connection, msg: Json) -> None:
-        if c.seat is None:
-            raise TableError("not_seated", "a spectator has no seat to be ready in")
-        if not t.started:
-            raise TableError("no_round", "no round has been dealt yet")
-        if not t.game.round.finished:
-            raise TableError("round_not_over", "the round is still being played")
-        if t.finished:
-            raise TableError("game_over", "this game is over")
-        s = t.seats[c.seat]
-        s.stored.ready = len(t.game.rounds)
-        self._save_seat(t, c.seat)
-        c.send({"type": "ok", "reply_to": msg.get("id"), "state": t.state})
-        self._seats_changed(t)
-
-    def apply(self, t: Table, seat: int, m: Move) -> list[Json]:
-        """Apply a move and store it; answers its events, for :meth:`broadcast` (the caller
-        acknowledges first, then lets everyone hear of it)."""
-        r = t.game.round
-        before = len(r.events)
+                raise TableError("end_required", f"{msg.tile} fits both ends: say which")
+            return ends[0] if ends else move(tile_)
         try:
-            r.play(m)
+            return move(tile_, End.parse(msg.end))
+        except ValueError as e:
+            raise TableError("bad_end", str(e)) from None
+
+    async def ready(self, t: Table, c: Connection, msg: Ready) -> None:
+        async with t.lock:
+            if c.seat is None:
+                raise TableError("not_seated", "a spectator has no seat to be ready in")
+            if not t.started:
+                raise TableError("no_round", "no round has been dealt yet")
+            if not t.game.round.finished:
+                raise TableError("round_not_over", "the round is still being played")
+            if t.finished:
+                raise TableError("game_over", "this game is over")
+            seat = c.seat
+            s = t.seats[seat]
+            ready = dataclasses.replace(s.stored, ready=len(t.game.rounds))
+            await self.store.save_seat(t.id, seat, ready)
+            s.stored = ready
+            c.send({"type": "ok", "reply_to": msg.id, "state": t.state})
+            self._seats_changed(t)
+
+    async def apply(self, t: Table, seat: int, m: Move) -> list[Json]:
+        """Check a move, store it, then apply it; answers its events, for :meth:`broadcast`
+        (the caller acknowledges first, then lets everyone hear of it). Called under the
+        table's lock. A move that is illegal, or could not be stored, changes nothing."""
+        r = t.game.round
+        after = r.clone()  # the move is tried on a copy: the table changes once it is stored
+        try:
+            after.play(m)
         except IllegalMoveError as e:
             raise TableError("illegal", str(e)) from None
-        played = r.plays[-1][1]
+        played = after.plays[-1][1]
         try:
-            self.storage.add_play(
+            await self.store.add_play(
                 t.id,
                 r.number,
-                len(r.plays) - 1,
+                len(after.plays) - 1,
                 StoredPlay(seat, tile_name(played.tile), played.end.word),
             )
         except Exception:
             log.exception("could not store a play at table %s", t.id)
-            self._reload(t)
             raise TableError("storage", "the move could not be stored; try again", 503) from None
+        before = len(r.events)
+        t.game.rounds[-1] = after
         t.state += 1
         return t.events_json()[before:]
-
-    def _reload(self, t: Table) -> None:
-        for stored in self.storage.load_tables():
-            if stored.id == t.id:
-                t.game = rebuild(stored)
-                t.deals = stored.deals
-                t.state = len(t.game.rounds) + sum(len(r.plays) for r in t.game.rounds)
-                t.cache_round = 0
-
-    def deal(self, t: Table) -> bool:
-        """Deal the next round (stored first); False when it could not be stored."""
-        hands, unused = deal(random.Random(secrets.randbits(128)))
-        d = StoredDeal([tile_names(h) for h in hands], tile_names(unused))
-        try:
-            self.storage.add_deal(t.id, len(t.game.rounds) + 1, d)
-        except Exception:
-            log.exception("could not store a deal at table %s", t.id)
-            self._retry_later(t)
-            return False
-        t.deals.append(d)
-        t.game.start_round(hands, unused)
-        t.state += 1
-        self.broadcast(t, events=t.events_json())
-        return True
-
-    def _retry_later(self, t: Table, delay: float = 1.0) -> None:
-        loop = asyncio.get_running_loop()
-        handle: asyncio.TimerHandle
-
-        def retry() -> None:
-            self._timers.discard(handle)
-            self.advance(t)
-
-        handle = loop.call_later(delay, retry)
-        self._timers.add(handle)
 
     # -- moving on by itself -----------------------------------------------------------
 
@@ -366,11 +335,10 @@ class Hub:
         """Whatever comes next at ``t`` without a person: deal, a computer's move, a timer."""
         if t.finished or t.task is not None:
             return
-        now = time.monotonic()
+        now = self.clock.now()
         if not t.started:
-            everyone = all(s.stored.kind == "computer" or s.stored.token_hash for s in t.seats)
-            if everyone and self.deal(t):
-                self.advance(t)
+            if all(s.stored.kind == "computer" or s.stored.token_hash for s in t.seats):
+                self._start(t, lambda: self._deal(t, 0, pause=False))
             return
         r = t.game.round
         if r.finished:
@@ -387,22 +355,49 @@ class Hub:
                 return
             if self._unwatched(t):
                 return  # the next round waits for someone to come back (or to watch)
-            persons = [s for s in t.seats if s.stored.kind == "person"]
-            if any(not t.stood_in(n) for n, s in enumerate(t.seats) if s in persons):
-                if self.deal(t):
-                    self.advance(t)
-            else:
-                t.task = asyncio.get_running_loop().create_task(self._deal_later(t, t.state))
+            # a person plays: deal now; only computers and stand-ins: after the pace
+            people = any(
+                s.stored.kind == "person" and not t.stood_in(n) for n, s in enumerate(t.seats)
+            )
+            state = t.state
+            self._start(t, lambda: self._deal(t, state, pause=not people))
             return
         seat = r.turn
         assert seat is not None
         level = t.computer_level(seat)
         if level is not None:
-            t.task = asyncio.get_running_loop().create_task(
-                self._computer_move(t, seat, level, t.state)
-            )
+            state = t.state
+            self._start(t, lambda: self._computer_move(t, seat, level, state))
         else:
             self._wake_when_away(t, seat, now)
+
+    def _start(self, t: Table, work: Callable[[], Coroutine[Any, Any, bool]]) -> None:
+        """Run ``work()`` as the table's one task of moving on by itself; it answers True
+        when what it did could not be stored (it is tried again after a while)."""
+
+        async def run() -> None:
+            retry = False
+            try:
+                retry = await work()
+            finally:
+                t.task = None
+            if retry:
+                self._later(t, RETRY_AFTER)
+            else:
+                self.advance(t)
+
+        t.task = asyncio.get_running_loop().create_task(run())
+
+    def _later(self, t: Table, delay: float) -> None:
+        """Look again at ``t`` after ``delay`` seconds."""
+        handle: Timer
+
+        def wake() -> None:
+            self._timers.discard(handle)
+            self.advance(t)
+
+        handle = self.clock.call_at(self.clock.now() + delay, wake)
+        self._timers.add(handle)
 
     def _wake_when_away(self, t: Table, seat: int, now: float) -> None:
         """Look again when an absent person's time is up (their stand-in then plays)."""
@@ -411,14 +406,14 @@ class Hub:
         key = (t.id, seat)
         if s.connections or after is None or t.settings.stand_in is None or key in self._wakes:
             return
-        delay = max(0.0, s.away_since + after / 1000 - now) + 0.001
+        handle: Timer
 
         def wake() -> None:
             self._timers.discard(handle)
             del self._wakes[key]
             self._seats_changed(t)
 
-        handle = asyncio.get_running_loop().call_later(delay, wake)
+        handle = self.clock.call_at(max(now, s.away_since + after / 1000), wake)
         self._timers.add(handle)
         self._wakes[key] = handle
 
@@ -431,52 +426,54 @@ class Hub:
             return not any(s.connections for s in persons)
         return not any(not c.closed for c in t.connections)
 
-    async def _deal_later(self, t: Table, state: int) -> None:
-        try:
-            await asyncio.sleep(t.settings.pace_ms / 1000)
-        finally:
-            t.task = None
-        if t.state == state:
-            if self._unwatched(t):
-                return  # they left during the pause: advance() runs again when one is back
-            if not self.deal(t):
-                return
-        self.advance(t)
-
-    async def _computer_move(self, t: Table, seat: int, level: str, state: int) -> None:
-        m: Move | None = None
-        try:
-            await asyncio.sleep(t.settings.pace_ms / 1000)
-            if t.state == state and t.computer_level(seat) == level:
-                v = t.game.view(seat)
-                seed = hash((t.seats[seat].stored.seed, t.state)) & (2**63 - 1)
-                try:
-                    m = await self.runner.choose(level, seed, v)
-                except Exception:
-                    log.exception("computer player %s failed at table %s", level, t.id)
-                    m = v.legal_moves[0]
-        finally:
-            t.task = None
-        if m is not None and t.state == state and t.computer_level(seat) == level:
+    async def _deal(self, t: Table, state: int, *, pause: bool) -> bool:
+        """Deal the next round (stored first), after the table's pace when ``pause``.
+        Answers True when it could not be stored (and is to be tried again)."""
+        if pause:
+            await self.clock.sleep(t.settings.pace_ms / 1000)
+        async with t.lock:
+            if t.state != state or t.finished:
+                return False
+            if pause and self._unwatched(t):
+                return False  # they left during the pause: advance() runs again when one is back
+            hands, unused = deal(random.Random(secrets.randbits(128)))
+            d = StoredDeal([tile_names(h) for h in hands], tile_names(unused))
             try:
-                events = self.apply(t, seat, m)
+                await self.store.add_deal(t.id, len(t.game.rounds) + 1, d)
+            except Exception:
+                log.exception("could not store a deal at table %s", t.id)
+                return True
+            t.deals.append(d)
+            t.game.start_round(hands, unused)
+            t.state += 1
+            self.broadcast(t, events=t.events_json())
+        return False
+
+    async def _computer_move(self, t: Table, seat: int, level: str, state: int) -> bool:
+        """The computer player's (or stand-in's) move for ``seat``, after the table's pace.
+        Answers True when it could not be stored (and is to be tried again)."""
+        await self.clock.sleep(t.settings.pace_ms / 1000)
+        if t.state != state or t.computer_level(seat) != level:
+            return False
+        v = t.game.view(seat)
+        seed = hash((t.seats[seat].stored.seed, t.state)) & (2**63 - 1)
+        try:
+            m = await self.runner.choose(level, seed, v)
+        except Exception:
+            log.exception("computer player %s failed at table %s", level, t.id)
+            m = v.legal_moves[0]
+        async with t.lock:
+            if t.state != state or t.computer_level(seat) != level:
+                return False
+            try:
+                events = await self.apply(t, seat, m)
             except TableError as e:
                 if e.code != "illegal":  # not stored: try again in a moment
-                    self._retry_later(t)
-                    return
+                    return True
                 log.error("computer player %s at table %s: %s", level, t.id, e.message)
-                events = self.apply(t, seat, t.game.legal_moves()[0])
+                try:
+                    events = await self.apply(t, seat, t.game.legal_moves()[0])
+                except TableError:
+                    return True
             self.broadcast(t, events=events)
-        self.advance(t)
-
-
-def run_safely(action: Callable[[], None], c: Connection, reply_to: object) -> None:
-    """Run an action for a connection; a refusal becomes an ``error`` message to it alone."""
-    try:
-        action()
-    except TableError as e:
-        c.send({"type": "error", **e.json(), "reply_to": reply_to})
-    except Exception:  # a fault of the service, not of the request: say so, keep serving
-        log.exception("unexpected failure answering a message")
-        message = "the service failed to answer this message"
-        c.send({"type": "error", "code": "internal", "message": message, "reply_to": reply_to})
+        return False

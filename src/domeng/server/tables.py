@@ -3,7 +3,7 @@
 A :class:`Table` holds a table's settings, its five seats, the game (rebuilt by
 replaying its stored record) and the connections watching it, and answers what
 anyone may see of it. The :class:`~domeng.server.hub.Hub` changes tables;
-:func:`parse_new_table` checks a ``POST /api/tables`` body.
+:mod:`~domeng.server.bodies` checks what a new table is created with.
 """
 
 from __future__ import annotations
@@ -12,11 +12,8 @@ import asyncio
 import hashlib
 import hmac
 import json
-import secrets
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from domeng.engine import (
     End,
@@ -29,10 +26,10 @@ from domeng.engine.record import record_of
 from domeng.engine.tiles import mask_of
 
 from . import wire
-from .players import default_level, levels
+from .clock import Clock
+from .documents import Json
 from .storage import StoredSeat, StoredTable
 
-Json = dict[str, Any]
 SEATS = 5
 DEFAULT_NAMES = ("Andi", "Besse", "Cicci", "Daeng", "Emba")
 MAX_NAME = 40
@@ -145,22 +142,27 @@ class Connection:
 @dataclass(slots=True, eq=False)
 class Seat:
     stored: StoredSeat
+    away_since: float
+    """When the seat's person was last seen (the clock's time): at a restart, the restart."""
     connections: int = 0
-    away_since: float = field(default_factory=time.monotonic)
 
 
 class Table:
     """One table: its settings, seats, the game (rebuilt from its record) and its connections."""
 
-    def __init__(self, stored: StoredTable, game: Game) -> None:
+    def __init__(self, stored: StoredTable, game: Game, clock: Clock) -> None:
         self.id = stored.id
         self.created = stored.created
+        self.clock = clock
         self.settings = Settings.from_json(stored.settings)
-        self.seats = [Seat(s) for s in stored.seats]
+        self.seats = [Seat(s, clock.now()) for s in stored.seats]
         self.game = game
         self.deals = stored.deals
         self.connections: set[Connection] = set()
         self.task: asyncio.Task[None] | None = None
+        """The table's one piece of moving on by itself (a deal, a computer's move)."""
+        self.lock = asyncio.Lock()
+        """Held while a change is checked, stored and applied (see the hub)."""
         self.state = len(game.rounds) + sum(len(r.plays) for r in game.rounds)
         self.event_cache: list[Json] = []
         self.cache_round = 0
@@ -202,7 +204,7 @@ class Table:
             return True
         if s.connections or self.settings.replace_after_ms is None:
             return False
-        now = time.monotonic() if now is None else now
+        now = self.clock.now() if now is None else now
         return now - s.away_since >= self.settings.replace_after_ms / 1000
 
     def computer_level(self, seat: int) -> str | None:
@@ -237,7 +239,7 @@ class Table:
 
     def public_json(self) -> Json:
         """The table as anyone may see it (the list, the lobby, every update)."""
-        now = time.monotonic()
+        now = self.clock.now()
         number = len(self.game.rounds)
         finished_round = self.started and self.game.round.finished
         seats = []
@@ -327,112 +329,6 @@ def rebuild(stored: StoredTable) -> Game:
     return game
 
 
-# -- reading a new table's settings -------------------------------------------
-
-
-def _int(body: Json, key: str, low: int, high: int) -> int:
-    value = body[key]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise TableError("bad_body", f"{key} must be a whole number from {low} to {high}", 422)
-    return value
-
-
-def _optional_int(body: Json, key: str, default: int | None, low: int, high: int) -> int | None:
-    """``body[key]``, where null (None) means "never"; ``default`` when it is left out."""
-    if key not in body:
-        return default
-    if body[key] is None:
-        return None
-    try:
-        return _int(body, key, low, high)
-    except TableError:
-        message = f"{key} must be a whole number from {low} to {high}, or null"
-        raise TableError("bad_body", message, 422) from None
-
-
-def check_name(value: object, what: str) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise TableError("bad_name", f"{what} must be a text of 1 to {MAX_NAME} characters", 422)
-    if not value.isprintable() or not _encodes(value):
-        raise TableError("bad_name", f"{what} must be printable text", 422)
-    return value.strip()
-
-
-def _encodes(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def parse_new_table(body: object) -> tuple[Settings, list[StoredSeat]]:
-    """Check a ``POST /api/tables`` body; raises :class:`TableError` (422) saying what is wrong."""
-    if not isinstance(body, dict):
-        raise TableError("bad_body", "the body must be a JSON object", 422)
-    unknown = set(body) - {"seats", "variants", "pace_ms", "stand_in", "replace_after_ms", "end"}
-    if unknown:
-        raise TableError("bad_body", f"unknown field {sorted(unknown)[0]!r}", 422)
-    seats_in = body.get("seats")
-    if not isinstance(seats_in, list) or len(seats_in) != SEATS:
-        raise TableError("bad_body", "seats must be a list of exactly 5 seats", 422)
-    known = levels()
-    seats: list[StoredSeat] = []
-    for n, s in enumerate(seats_in):
-        if not isinstance(s, dict):
-            raise TableError("bad_body", f"seat {n} must be an object", 422)
-        extra = set(s) - {"kind", "level", "name"}
-        if extra:
-            raise TableError("bad_body", f"seat {n}: unknown field {sorted(extra)[0]!r}", 422)
-        kind = s.get("kind")
-        if kind == "computer":
-            level = s.get("level", default_level())
-            if level not in known:
-                raise TableError(
-                    "bad_level",
-                    f"seat {n}: unknown computer player {level!r} (known: {', '.join(known)})",
-                    422,
-                )
-            name = check_name(s.get("name", f"{DEFAULT_NAMES[n]} ({level})"), f"seat {n}: name")
-            seats.append(StoredSeat("computer", level, name, seed=secrets.randbits(63)))
-        elif kind == "person":
-            if "level" in s:
-                raise TableError("bad_body", f"seat {n}: a person's seat has no level", 422)
-            name = check_name(s["name"], f"seat {n}: name") if "name" in s else f"Seat {n}"
-            seats.append(StoredSeat("person", None, name, seed=secrets.randbits(63)))
-        else:
-            raise TableError(
-                "bad_body", f"seat {n}: kind must be 'person' or 'computer', not {kind!r}", 422
-            )
-    try:
-        variants = Variants.from_json(body.get("variants", {}))
-    except ValueError as e:
-        raise TableError("bad_variants", str(e), 422) from None
-    stand_in = body.get("stand_in", default_level())
-    if stand_in is not None and stand_in not in known:
-        raise TableError(
-            "bad_level", f"stand_in: unknown computer player {stand_in!r} (or null)", 422
-        )
-    end = body.get("end")
-    end_rounds = end_titles = None
-    if end is not None:
-        if not isinstance(end, dict) or len(end) != 1 or not set(end) <= {"rounds", "titles"}:
-            raise TableError("bad_body", 'end must be {"rounds": N}, {"titles": N} or null', 422)
-        end_rounds = _int(end, "rounds", 1, 10_000) if "rounds" in end else None
-        end_titles = _int(end, "titles", 1, 1_000) if "titles" in end else None
-    settings = Settings(
-        variants=variants,
-        pace_ms=_int(body, "pace_ms", 0, MAX_PACE_MS) if "pace_ms" in body else DEFAULT_PACE_MS,
-        stand_in=stand_in,
-        replace_after_ms=_optional_int(
-            body, "replace_after_ms", DEFAULT_REPLACE_AFTER_MS, 0, 86_400_000
-        ),
-        end_rounds=end_rounds,
-        end_titles=end_titles,
-    )
-    return settings, seats
-
-
 __all__: Sequence[str] = (
     "STATUSES",
     "Connection",
@@ -441,6 +337,5 @@ __all__: Sequence[str] = (
     "Table",
     "TableError",
     "hash_token",
-    "parse_new_table",
     "rebuild",
 )

@@ -7,7 +7,6 @@ Pure functions from engine objects to JSON-ready dicts. Tiles are written
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from domeng.account import describe
 from domeng.engine import (
@@ -28,7 +27,7 @@ from domeng.engine import (
 )
 from domeng.engine.tiles import names as tile_names
 
-Json = dict[str, Any]
+from .documents import Json
 
 
 def move_json(seat: int | None, m: Move) -> Json:

@@ -1,97 +1,20 @@
-"""Where tables are kept: a small storage interface and its SQLite implementation.
+"""Tables in one SQLite file: the service's default storage.
 
-What is stored is the record of each game (its deals and its plays, as
-``domeng.record/1`` describes them) plus the table's settings and seats. Never a
-pickled object: the service rebuilds every game by replaying its record.
-
-The interface is :class:`Storage`; :class:`SQLiteStorage` implements it with one
-file. Every write is committed before the method returns, so a move that has
-been stored survives the process being killed (SQLite's write-ahead log with
-``synchronous=NORMAL`` is durable against a crash of the process; only a power
-failure may lose the last commits).
+Every write is one transaction, committed before the method returns, so a move
+that has been stored survives the process being killed (SQLite's write-ahead
+log with ``synchronous=NORMAL`` is durable against a crash of the process; only
+a power failure may lose the last commits).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
-
-@dataclass(slots=True)
-class StoredSeat:
-    """One seat as stored: who sits there and the hash of their seat token."""
-
-    kind: str
-    """``"person"`` or ``"computer"``."""
-    level: str | None
-    """The computer player's name (``"basic"``, ...) for a computer seat."""
-    name: str
-    token_hash: str | None = None
-    """SHA-256 of the person's seat token; None while the seat is open."""
-    ready: int = 0
-    """The number of the last finished round after which this person said they are ready."""
-    seed: int = 0
-    """The seed for this seat's computer player (the seat's own or its stand-in)."""
-
-
-@dataclass(slots=True)
-class StoredDeal:
-    hands: list[list[str]]
-    unused: list[str]
-
-
-@dataclass(slots=True)
-class StoredPlay:
-    seat: int
-    tile: str
-    end: str
-
-
-@dataclass(slots=True)
-class StoredTable:
-    """Everything the service keeps about a table."""
-
-    id: str
-    created: float
-    settings: dict[str, Any]
-    """Variants, pace, stand-in level, the end of the game (JSON-ready)."""
-    seats: list[StoredSeat]
-    deals: list[StoredDeal] = field(default_factory=list)
-    plays: list[list[StoredPlay]] = field(default_factory=list)
-    """The plays of each round, in order (one list per deal)."""
-
-
-class Storage(ABC):
-    """The small interface the table service stores through."""
-
-    @abstractmethod
-    def create_table(self, table: StoredTable) -> None:
-        """Store a new table (its settings and seats; no deal yet)."""
-
-    @abstractmethod
-    def load_tables(self) -> list[StoredTable]:
-        """Every table, oldest first, with its deals and plays."""
-
-    @abstractmethod
-    def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
-        """Replace one seat."""
-
-    @abstractmethod
-    def add_deal(self, table_id: str, number: int, deal: StoredDeal) -> None:
-        """Store round ``number``'s deal (rounds are numbered from 1)."""
-
-    @abstractmethod
-    def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
-        """Store the ``index``-th play (from 0) of round ``number``."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Release the storage."""
-
+from .base import Storage, StorageError, StoredDeal, StoredPlay, StoredSeat, StoredTable
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -132,7 +55,8 @@ CREATE TABLE IF NOT EXISTS plays (
 class SQLiteStorage(Storage):
     """Tables in one SQLite file (``":memory:"`` for a throwaway store).
 
-    Used from one thread (the service's event loop); each write is one
+    Used from one thread at a time (in the service, the
+    :class:`~domeng.server.storage.writer.StorageWriter`'s); each write is one
     transaction, committed before returning. The file is locked for as long as
     the storage is open, so a second service cannot open the same file.
     """
@@ -148,11 +72,14 @@ class SQLiteStorage(Storage):
         self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")  # no seat, deal or play of no table
         self._db.executescript(_SCHEMA)
         self._db.execute("BEGIN IMMEDIATE")
         self._db.execute("COMMIT")
 
     def create_table(self, table: StoredTable) -> None:
+        if len(table.plays) != len(table.deals):
+            raise StorageError("a table's plays come as one list per deal")
         with self._tx():
             self._db.execute(
                 "INSERT INTO tables (id, created, settings) VALUES (?, ?, ?)",
@@ -193,15 +120,42 @@ class SQLiteStorage(Storage):
         return list(tables.values())
 
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
-        with self._tx():
-            self._put_seat(table_id, seat, data)
+        with self._tx() as db:
+            done = db.execute(
+                "UPDATE seats SET kind = ?, level = ?, name = ?, token_hash = ?, ready = ?, "
+                "seed = ? WHERE table_id = ? AND seat = ?",
+                (*_seat_values(data), table_id, seat),
+            )
+            if done.rowcount != 1:
+                raise StorageError(f"table {table_id!r} has no seat {seat}")
 
     def add_deal(self, table_id: str, number: int, deal: StoredDeal) -> None:
-        with self._tx():
+        with self._tx() as db:
+            (dealt,) = db.execute(
+                "SELECT COUNT(*) FROM deals WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            if number <= dealt:
+                raise StorageError(f"round {number} of table {table_id!r} is dealt already")
+            if number != dealt + 1:
+                raise StorageError(f"round {number} of table {table_id!r} follows no round")
             self._put_deal(table_id, number, deal)
 
     def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
-        with self._tx():
+        with self._tx() as db:
+            (dealt,) = db.execute(
+                "SELECT COUNT(*) FROM deals WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+            if not dealt:
+                raise StorageError(f"round {number} of table {table_id!r} is not dealt")
+            (played,) = db.execute(
+                "SELECT COUNT(*) FROM plays WHERE table_id = ? AND number = ?",
+                (table_id, number),
+            ).fetchone()
+            if index < played:
+                raise StorageError(f"play {index} of round {number} is stored already")
+            if index != played:
+                raise StorageError(f"play {index} of round {number} follows no play")
             self._put_play(table_id, number, index, play)
 
     def close(self) -> None:
@@ -209,17 +163,24 @@ class SQLiteStorage(Storage):
 
     # -- helpers ------------------------------------------------------------
 
-    def _tx(self) -> sqlite3.Connection:
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: committed when the block ends, rolled back when it raises; a
+        write the schema refuses (stored twice, or for no such table) is a StorageError."""
         # In autocommit mode the connection's context manager does not open a
-        # transaction; BEGIN explicitly and let __exit__ commit or roll back.
+        # transaction; BEGIN explicitly and let it commit or roll back.
         self._db.execute("BEGIN")
-        return self._db
+        try:
+            with self._db:
+                yield self._db
+        except sqlite3.IntegrityError as e:
+            raise StorageError(str(e)) from None
 
-    def _put_seat(self, table_id: str, seat: int, s: StoredSeat) -> None:
+    def _put_seat(self, table_id: str, seat: int, s: StoredSeat) -> None:  # at creation
         self._db.execute(
-            "INSERT OR REPLACE INTO seats (table_id, seat, kind, level, name, token_hash, ready, "
-            "seed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, seat, s.kind, s.level, s.name, s.token_hash, s.ready, s.seed),
+            "INSERT INTO seats (table_id, seat, kind, level, name, token_hash, ready, seed) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, seat, *_seat_values(s)),
         )
 
     def _put_deal(self, table_id: str, number: int, d: StoredDeal) -> None:
@@ -233,3 +194,7 @@ class SQLiteStorage(Storage):
             "INSERT INTO plays (table_id, number, idx, seat, tile, end_) VALUES (?, ?, ?, ?, ?, ?)",
             (table_id, number, index, p.seat, p.tile, p.end),
         )
+
+
+def _seat_values(s: StoredSeat) -> tuple[str, str | None, str, str | None, int, int]:
+    return (s.kind, s.level, s.name, s.token_hash, s.ready, s.seed)

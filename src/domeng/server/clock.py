@@ -1,0 +1,115 @@
+"""The service's clock: the time now, and "wake me at t".
+
+Everything in the service that waits — a computer player's pace, the pause
+between rounds, the stand-in's wait for an absent person, a retry after a
+storage fault — asks a :class:`Clock`, never :func:`time.monotonic` or
+:func:`asyncio.sleep` directly. The service runs on :class:`LoopClock` (the
+event loop's own monotonic time); tests run on :class:`FakeClock`, whose time
+moves only when the test says so, so a 30-second wait is checked to the
+millisecond without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import Protocol
+
+
+class Timer(Protocol):
+    """A wake-up that can be called off."""
+
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """Monotonic seconds, and callbacks at a time on that scale."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic scale (only differences mean anything)."""
+        ...
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
+        """Run ``callback`` on the event loop once :meth:`now` reaches ``when``."""
+        ...
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` of this clock's time."""
+        ...
+
+
+class LoopClock:
+    """The running event loop's time (monotonic), its timers and its sleep."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
+        return asyncio.get_running_loop().call_at(when, callback)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+class _FakeTimer:
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeClock:
+    """A clock for tests: time stands still until :meth:`advance` moves it.
+
+    Callbacks due by the new time run in the order of their times (and of their
+    scheduling, for equal times), each seeing :meth:`now` as its own due time.
+    Sleepers are woken the same way; their coroutines go on when the event loop
+    next runs (``await asyncio.sleep(0)``, or any await).
+    """
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self._now = start
+        self._due: list[tuple[float, int, _FakeTimer, Callable[[], None]]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
+        timer = _FakeTimer()
+        heapq.heappush(self._due, (when, next(self._order), timer, callback))
+        return timer
+
+    async def sleep(self, seconds: float) -> None:
+        woken = asyncio.get_running_loop().create_future()
+
+        def wake() -> None:
+            if not woken.done():
+                woken.set_result(None)
+
+        timer = self.call_at(self._now + max(0.0, seconds), wake)
+        try:
+            await woken
+        finally:
+            timer.cancel()
+
+    def advance(self, seconds: float) -> None:
+        """Move time on by ``seconds``, running every callback that falls due."""
+        until = self._now + seconds
+        while self._due and self._due[0][0] <= until:
+            when, _, timer, callback = heapq.heappop(self._due)
+            if timer.cancelled:
+                continue
+            self._now = max(self._now, when)
+            callback()
+        self._now = until
+
+    @property
+    def next_due(self) -> float | None:
+        """When the next callback that is still wanted falls due (None: none waits)."""
+        while self._due and self._due[0][2].cancelled:
+            heapq.heappop(self._due)
+        return self._due[0][0] if self._due else None

@@ -1,0 +1,313 @@
+"""What the service sends, as typed dicts: the table, a seat's view, the events, the
+round's summary, the replay, and every WebSocket message to a client.
+
+They are plain dicts at run time (built by :mod:`.wire` and :mod:`.tables`), so
+nothing is converted on the way out. Their shapes are the protocol's
+(docs/protocol.md): :mod:`.schema` publishes them as JSON Schema, and the tests
+check every message a played game sends against them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
+
+Json = dict[str, Any]
+"""A JSON object as Python builds it, where its shape is not spelt out (see below)."""
+
+Tile = str
+"""A tile written ``"a-b"``, the higher number first."""
+EndWord = Literal["left", "right"]
+Reason = Literal["PASS", "PASSEBUNGE", "FIRST CAPPU", "CEKI", "POLLO", "MANGUNO", "MATTIKKENG"]
+
+
+class SeatDoc(TypedDict):
+    seat: int
+    kind: Literal["person", "computer"]
+    level: str | None
+    name: str
+    taken: bool
+    connected: bool | None
+    stand_in: bool
+    ready: bool | None
+
+
+class VariantsDoc(TypedDict):
+    opening: Literal["double", "free"]
+    block_passes: Literal["penalized", "free"]
+
+
+class EndDoc(TypedDict, total=False):
+    rounds: int
+    titles: int
+
+
+class LinksDoc(TypedDict):
+    self: str
+    record: str
+    websocket: str
+    join: list[str]
+
+
+class TableDoc(TypedDict):
+    """A table as anyone may see it (``GET /api/tables/{id}``, lists, messages)."""
+
+    id: str
+    created: float
+    status: Literal["waiting", "playing", "between", "finished"]
+    state: int
+    round: int
+    turn: int | None
+    seats: list[SeatDoc]
+    stones: list[int]
+    table: int
+    camat: int | None
+    titles: list[int]
+    variants: VariantsDoc
+    pace_ms: int
+    stand_in: str | None
+    replace_after_ms: int | None
+    end: EndDoc | None
+    links: LinksDoc
+
+
+class NewTableDoc(TableDoc):
+    """``POST /api/tables``'s answer: the table and the tokens of the seats taken."""
+
+    tokens: dict[str, str]
+
+
+class TakenSeatDoc(TypedDict):
+    table_id: str
+    seat: int
+    token: str
+    table: TableDoc
+
+
+class MoveDoc(TypedDict):
+    tile: Tile
+    end: EndWord
+
+
+class PlayDoc(MoveDoc):
+    seat: int
+
+
+class _EventBase(TypedDict):
+    text: str
+    """The event in words (English; the browser words it again in its own language)."""
+    round: int
+    index: int
+
+
+class PlayedDoc(_EventBase):
+    kind: Literal["played"]
+    seat: int
+    tile: Tile
+    end: EndWord
+    left: int
+    right: int
+    mappakuling: bool
+    opening: bool
+
+
+class PassedDoc(_EventBase):
+    kind: Literal["passed"]
+    seat: int
+    passebunge: bool
+    stones: int
+    left: int
+    right: int
+
+
+class StonesDoc(_EventBase):
+    kind: Literal["stones"]
+    giver: int | None
+    receiver: int
+    amount: int
+    reason: Reason
+
+
+class RoundEndedDoc(_EventBase):
+    kind: Literal["round_ended"]
+    end: Literal["cappu", "block"]
+    winner: int
+    first_cappu: int | None
+    finish: Literal["plain", "ceki", "pollo"] | None
+    manguno: int | None
+    mattikkeng: list[int]
+    cucuq: int | None
+    hands: list[list[Tile]]
+    unused: list[Tile]
+    pip_totals: list[int]
+
+
+class CamatDoc(_EventBase):
+    kind: Literal["camat"]
+    seat: int
+    titles: int
+
+
+EventDoc = PlayedDoc | PassedDoc | StonesDoc | RoundEndedDoc | CamatDoc
+
+
+class TransferDoc(TypedDict):
+    giver: int | None
+    receiver: int
+    amount: int
+    reason: Reason
+
+
+class AwardDoc(TypedDict):
+    receiver: int
+    owed: int
+    received: int
+
+
+class SummaryDoc(TypedDict):
+    end: Literal["cappu", "block"]
+    winner: int
+    first_cappu: int | None
+    finish: Literal["plain", "ceki", "pollo"] | None
+    manguno: int | None
+    mattikkeng: list[int]
+    cucuq: int | None
+    hands: list[list[Tile]]
+    dealt: list[list[Tile]]
+    unused: list[Tile]
+    pip_totals: list[int]
+    transfers: list[TransferDoc]
+    award: AwardDoc
+    camat_elected: bool
+    stones: list[int]
+    table: int
+    camat: int | None
+    titles: list[int]
+
+
+class ViewDoc(TypedDict):
+    """What one seat (``seat``: null for a spectator) may know of the round."""
+
+    seat: int | None
+    round: int
+    starter: int
+    opening_tile: Tile | None
+    turn: int | None
+    hand: list[Tile] | None
+    hand_counts: list[int]
+    ends: list[int] | None
+    line: list[list[int]]
+    plays: list[PlayDoc]
+    played_seats: list[bool]
+    last_mappano: int | None
+    lacking: list[list[int]]
+    stones: list[int]
+    table: int
+    camat: int | None
+    titles: list[int]
+    legal_moves: list[MoveDoc]
+    summary: SummaryDoc | None
+    events: NotRequired[list[EventDoc]]
+
+
+# -- the replay ----------------------------------------------------------------------
+
+
+class StepDoc(TypedDict):
+    play: PlayDoc | None
+    events: list[EventDoc]
+    hands: list[list[Tile]]
+    line: list[list[int]]
+    ends: list[int] | None
+    turn: int | None
+    stones: list[int]
+    table: int
+    camat: int | None
+    titles: list[int]
+
+
+class ReplayRoundDoc(TypedDict):
+    number: int
+    starter: int
+    dealt: list[list[Tile]]
+    unused: list[Tile]
+    finished: bool
+    steps: list[StepDoc]
+    summary: SummaryDoc | None
+
+
+class ReplayDoc(TypedDict):
+    """``GET /api/tables/{id}/replay`` and ``POST /api/replay``."""
+
+    variants: VariantsDoc
+    players: list[str]
+    rounds: list[ReplayRoundDoc]
+
+
+# -- WebSocket: service -> client -------------------------------------------------------
+
+
+class Welcome(TypedDict):
+    type: Literal["welcome"]
+    table_id: str
+    seat: int | None
+
+
+class State(TypedDict):
+    type: Literal["state"]
+    state: int
+    table: TableDoc
+    view: ViewDoc | None
+
+
+class Update(TypedDict):
+    type: Literal["update"]
+    state: int
+    events: list[EventDoc]
+    table: TableDoc
+    view: ViewDoc | None
+
+
+class Seats(TypedDict):
+    type: Literal["seats"]
+    state: int
+    table: TableDoc
+
+
+class Ok(TypedDict):
+    type: Literal["ok"]
+    reply_to: str | int | None
+    state: int
+
+
+class Left(TypedDict):
+    type: Literal["left"]
+    seat: int
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    reply_to: str | int | None
+    state: int
+
+
+class Error(TypedDict):
+    type: Literal["error"]
+    code: str
+    message: str
+    reply_to: str | int | None
+
+
+ServiceMessage = Welcome | State | Update | Seats | Ok | Left | Pong | Error
+
+
+class ErrorBody(TypedDict):
+    code: str
+    message: str
+
+
+class HttpError(TypedDict):
+    """Every HTTP refusal: a 4xx or 5xx status with this body."""
+
+    error: ErrorBody

@@ -1,0 +1,59 @@
+"""The protocol's JSON Schema, made from its typed models (served at
+``GET /api/protocol.schema.json``).
+
+One document: ``properties`` names each kind of body and message —
+``client_message`` (any message a client sends), ``service_message`` (any the
+service sends), the HTTP bodies (``new_table``, ``take_seat``, ``leave_seat``)
+and answers (``table``, ``new_table_answer``, ``taken_seat``, ``replay``,
+``http_error``) — each a reference into ``$defs``. A program may validate a
+message against ``{"$ref": ".../protocol.schema.json#/properties/client_message"}``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter
+
+from . import documents as doc
+from .bodies import LeaveSeat, NewTable, TakeSeat
+from .messages import Hello, Ping, Play, Ready, Sync
+
+ClientMessageDoc = Annotated[Hello | Play | Ready | Sync | Ping, Field(discriminator="type")]
+ServiceMessageDoc = Annotated[doc.ServiceMessage, Field(discriminator="type")]
+
+
+KINDS: dict[str, Any] = {
+    "client_message": ClientMessageDoc,
+    "service_message": ServiceMessageDoc,
+    "new_table": NewTable,
+    "take_seat": TakeSeat,
+    "leave_seat": LeaveSeat,
+    "table": doc.TableDoc,
+    "new_table_answer": doc.NewTableDoc,
+    "taken_seat": doc.TakenSeatDoc,
+    "replay": doc.ReplayDoc,
+    "http_error": doc.HttpError,
+}
+"""Every kind of body and message, by the name the schema's ``properties`` give it."""
+
+
+@functools.cache
+def adapter(name: str) -> TypeAdapter[Any]:
+    """A validator for one of :data:`KINDS` (for tests, and clients in Python)."""
+    return TypeAdapter(KINDS[name])
+
+
+@functools.cache
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of every body and message of docs/protocol.md."""
+    inputs = [(name, "validation", adapter(name)) for name in KINDS]
+    refs, defs = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")  # type: ignore[arg-type]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "/api/protocol.schema.json",
+        "title": "The Domeng table service protocol (docs/protocol.md)",
+        "properties": {name: refs[(name, "validation")] for name in KINDS},
+        **defs,
+    }

@@ -1,0 +1,26 @@
+"""Where tables are kept: the storage interface, its backends, and the thread that
+keeps storage off the event loop.
+
+- :mod:`.base`: :class:`Storage`, the stored shapes and :class:`StorageError`;
+- :mod:`.sqlite`: :class:`SQLiteStorage`, one file (the service's default);
+- :mod:`.memory`: :class:`MemoryStorage`, nothing on disk (tests, throwaway tables);
+- :mod:`.writer`: :class:`StorageWriter`, which runs a backend's calls in one thread
+  of their own so that a slow disk or a network database never stalls the tables.
+"""
+
+from .base import Storage, StorageError, StoredDeal, StoredPlay, StoredSeat, StoredTable
+from .memory import MemoryStorage
+from .sqlite import SQLiteStorage
+from .writer import StorageWriter
+
+__all__ = [
+    "MemoryStorage",
+    "SQLiteStorage",
+    "Storage",
+    "StorageError",
+    "StorageWriter",
+    "StoredDeal",
+    "StoredPlay",
+    "StoredSeat",
+    "StoredTable",
+]

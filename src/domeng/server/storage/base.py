@@ -1,0 +1,101 @@
+"""What the service stores, and the interface every storage backend implements.
+
+What is stored is the record of each game (its deals and its plays, as
+``domeng.record/1`` describes them) plus the table's settings and seats. Never a
+pickled object: the service rebuilds every game by replaying its record.
+
+:class:`Storage` is the interface. Its methods are plain (blocking) calls; the
+service never makes them on its event loop but through
+:class:`~domeng.server.storage.writer.StorageWriter`, one thread that runs them
+in order. The contract every backend keeps is written as a test suite,
+``tests/server/test_storage_contract.py``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class StorageError(Exception):
+    """A write the storage refuses (a table, deal or play stored twice, or one for a
+    table it does not hold); nothing was stored."""
+
+
+@dataclass(slots=True)
+class StoredSeat:
+    """One seat as stored: who sits there and the hash of their seat token."""
+
+    kind: str
+    """``"person"`` or ``"computer"``."""
+    level: str | None
+    """The computer player's name (``"basic"``, ...) for a computer seat."""
+    name: str
+    token_hash: str | None = None
+    """SHA-256 of the person's seat token; None while the seat is open."""
+    ready: int = 0
+    """The number of the last finished round after which this person said they are ready."""
+    seed: int = 0
+    """The seed for this seat's computer player (the seat's own or its stand-in)."""
+
+
+@dataclass(slots=True)
+class StoredDeal:
+    hands: list[list[str]]
+    unused: list[str]
+
+
+@dataclass(slots=True)
+class StoredPlay:
+    seat: int
+    tile: str
+    end: str
+
+
+@dataclass(slots=True)
+class StoredTable:
+    """Everything the service keeps about a table."""
+
+    id: str
+    created: float
+    settings: dict[str, Any]
+    """Variants, pace, stand-in level, the end of the game (JSON-ready)."""
+    seats: list[StoredSeat]
+    deals: list[StoredDeal] = field(default_factory=list)
+    plays: list[list[StoredPlay]] = field(default_factory=list)
+    """The plays of each round, in order (one list per deal)."""
+
+
+class Storage(ABC):
+    """The small interface the table service stores through.
+
+    Every write is kept before the method returns (a backend that keeps data on
+    disk has committed it), and a write that raises has kept nothing. A write the
+    storage refuses raises :class:`StorageError`; any other exception is a fault
+    of the storage itself (a full disk, a lost connection).
+    """
+
+    @abstractmethod
+    def create_table(self, table: StoredTable) -> None:
+        """Store a new table (its settings and seats, and any deals and plays it has)."""
+
+    @abstractmethod
+    def load_tables(self) -> list[StoredTable]:
+        """Every table, oldest first (by ``created``, then ``id``), with its deals and plays."""
+
+    @abstractmethod
+    def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
+        """Replace one seat."""
+
+    @abstractmethod
+    def add_deal(self, table_id: str, number: int, deal: StoredDeal) -> None:
+        """Store round ``number``'s deal (rounds are numbered from 1)."""
+
+    @abstractmethod
+    def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
+        """Store the ``index``-th play (from 0) of round ``number``."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release the storage."""

@@ -1,0 +1,74 @@
+"""Tables kept in memory only: the storage for tests and throwaway services.
+
+It keeps the same contract as :class:`~domeng.server.storage.sqlite.SQLiteStorage`
+(tests/server/test_storage_contract.py runs against both), but nothing outlives
+the object. What it is given and what it gives back are copies, so a caller that
+changes an object afterwards changes nothing stored.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from .base import Storage, StorageError, StoredDeal, StoredPlay, StoredSeat, StoredTable
+
+
+class MemoryStorage(Storage):
+    """Every table in a dict; see the module docstring."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, StoredTable] = {}
+        self._closed = False
+
+    def create_table(self, table: StoredTable) -> None:
+        self._check_open()
+        if table.id in self._tables:
+            raise StorageError(f"table {table.id!r} is stored already")
+        if len(table.plays) != len(table.deals):
+            raise StorageError("a table's plays come as one list per deal")
+        self._tables[table.id] = copy.deepcopy(table)
+
+    def load_tables(self) -> list[StoredTable]:
+        self._check_open()
+        tables = sorted(self._tables.values(), key=lambda t: (t.created, t.id))
+        return copy.deepcopy(tables)
+
+    def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
+        t = self._table(table_id)
+        if not 0 <= seat < len(t.seats):
+            raise StorageError(f"table {table_id!r} has no seat {seat}")
+        t.seats[seat] = copy.copy(data)
+
+    def add_deal(self, table_id: str, number: int, deal: StoredDeal) -> None:
+        t = self._table(table_id)
+        if number <= len(t.deals):
+            raise StorageError(f"round {number} of table {table_id!r} is dealt already")
+        if number != len(t.deals) + 1:
+            raise StorageError(f"round {number} of table {table_id!r} follows no round")
+        t.deals.append(copy.deepcopy(deal))
+        t.plays.append([])
+
+    def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
+        t = self._table(table_id)
+        if not 1 <= number <= len(t.deals):
+            raise StorageError(f"round {number} of table {table_id!r} is not dealt")
+        plays = t.plays[number - 1]
+        if index < len(plays):
+            raise StorageError(f"play {index} of round {number} is stored already")
+        if index != len(plays):
+            raise StorageError(f"play {index} of round {number} follows no play")
+        plays.append(copy.copy(play))
+
+    def close(self) -> None:
+        self._closed = True
+
+    def _table(self, table_id: str) -> StoredTable:
+        self._check_open()
+        t = self._tables.get(table_id)
+        if t is None:
+            raise StorageError(f"there is no table {table_id!r}")
+        return t
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StorageError("the storage is closed")
