@@ -61,26 +61,32 @@ class _FakeTimer:
         self.cancelled = True
 
 
+def _us(seconds: float) -> int:
+    return round(seconds * 1_000_000)
+
+
 class FakeClock:
     """A clock for tests: time stands still until :meth:`advance` moves it.
 
-    Callbacks due by the new time run in the order of their times (and of their
-    scheduling, for equal times), each seeing :meth:`now` as its own due time.
-    Sleepers are woken the same way; their coroutines go on when the event loop
-    next runs (``await asyncio.sleep(0)``, or any await).
+    Time is kept in whole microseconds, so that steps of a millisecond add up
+    exactly. Callbacks due by the new time run in the order of their times (and
+    of their scheduling, for equal times), each seeing :meth:`now` as its own
+    due time. Sleepers are woken the same way; their coroutines go on when the
+    event loop next runs. :attr:`sleeping` holds the tasks asleep on this clock.
     """
 
     def __init__(self, start: float = 1000.0) -> None:
-        self._now = start
-        self._due: list[tuple[float, int, _FakeTimer, Callable[[], None]]] = []
+        self._now = _us(start)
+        self._due: list[tuple[int, int, _FakeTimer, Callable[[], None]]] = []
         self._order = itertools.count()
+        self.sleeping: set[asyncio.Task[object]] = set()
 
     def now(self) -> float:
-        return self._now
+        return self._now / 1_000_000
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
         timer = _FakeTimer()
-        heapq.heappush(self._due, (when, next(self._order), timer, callback))
+        heapq.heappush(self._due, (_us(when), next(self._order), timer, callback))
         return timer
 
     async def sleep(self, seconds: float) -> None:
@@ -90,15 +96,20 @@ class FakeClock:
             if not woken.done():
                 woken.set_result(None)
 
-        timer = self.call_at(self._now + max(0.0, seconds), wake)
+        timer = self.call_at(self.now() + max(0.0, seconds), wake)
+        task = asyncio.current_task()
+        if task is not None:
+            self.sleeping.add(task)
         try:
             await woken
         finally:
             timer.cancel()
+            if task is not None:
+                self.sleeping.discard(task)
 
     def advance(self, seconds: float) -> None:
         """Move time on by ``seconds``, running every callback that falls due."""
-        until = self._now + seconds
+        until = self._now + _us(seconds)
         while self._due and self._due[0][0] <= until:
             when, _, timer, callback = heapq.heappop(self._due)
             if timer.cancelled:
@@ -106,10 +117,3 @@ class FakeClock:
             self._now = max(self._now, when)
             callback()
         self._now = until
-
-    @property
-    def next_due(self) -> float | None:
-        """When the next callback that is still wanted falls due (None: none waits)."""
-        while self._due and self._due[0][2].cancelled:
-            heapq.heappop(self._due)
-        return self._due[0][0] if self._due else None

@@ -38,6 +38,8 @@ DEFAULT_PACE_MS = 800
 DEFAULT_REPLACE_AFTER_MS = 30_000
 QUEUE_LIMIT = 512
 """Messages waiting for a slow connection before it is closed."""
+TIME_SLACK = 1e-6
+"""A microsecond: a wait that is due is not missed by the rounding of the clock's floats."""
 STATUSES = ("waiting", "playing", "between", "finished")
 """A table's statuses, as ``GET /api/tables?status=`` filters them."""
 
@@ -205,7 +207,7 @@ class Table:
         if s.connections or self.settings.replace_after_ms is None:
             return False
         now = self.clock.now() if now is None else now
-        return now - s.away_since >= self.settings.replace_after_ms / 1000
+        return now + TIME_SLACK >= s.away_since + self.settings.replace_after_ms / 1000
 
     def computer_level(self, seat: int) -> str | None:
         """The computer player that moves for ``seat`` now, or None when a person does."""

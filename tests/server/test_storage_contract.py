@@ -1,0 +1,235 @@
+"""The storage contract: what every backend of ``domeng.server.storage.Storage`` keeps.
+
+Every test runs against each backend (SQLite, memory; PostgreSQL will join them). A
+backend that keeps its data across a reopen (``durable``) is also checked for that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import random
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from domeng.engine import Game, tile_name
+from domeng.engine.tiles import names
+from domeng.server.storage import (
+    MemoryStorage,
+    SQLiteStorage,
+    Storage,
+    StorageError,
+    StorageWriter,
+    StoredDeal,
+    StoredPlay,
+    StoredSeat,
+    StoredTable,
+)
+from domeng.server.tables import Settings, rebuild
+
+
+@dataclass
+class Backend:
+    name: str
+    open: Callable[[], Storage]
+    durable: bool
+
+
+def _backends(tmp_path: Path) -> dict[str, Backend]:
+    db = tmp_path / "sub" / "t.sqlite3"
+    memory = MemoryStorage()
+    return {
+        "sqlite": Backend("sqlite", lambda: SQLiteStorage(db), durable=True),
+        "memory": Backend("memory", lambda: memory, durable=False),
+    }
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    return _backends(tmp_path)[request.param]
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[Storage]:
+    s = backend.open()
+    yield s
+    s.close()
+
+
+def seats() -> list[StoredSeat]:
+    return [StoredSeat("person", None, "Ann", "abc", 0, 1)] + [
+        StoredSeat("computer", "random", f"C{n}", None, 0, n) for n in range(1, 5)
+    ]
+
+
+def table(table_id: str = "t1", created: float = 1.0) -> StoredTable:
+    return StoredTable(table_id, created, Settings(pace_ms=5).json(), seats())
+
+
+def test_a_table_comes_back_as_stored(store: Storage) -> None:
+    store.create_table(table())
+    store.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+    store.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right"))
+    store.add_play("t1", 1, 1, StoredPlay(1, "6-3", "left"))
+    store.save_seat("t1", 0, StoredSeat("person", None, "Bo", None, 1, 7))
+    (t1,) = store.load_tables()
+    assert t1.id == "t1"
+    assert t1.created == 1.0
+    assert t1.settings == Settings(pace_ms=5).json()
+    assert t1.seats[0] == StoredSeat("person", None, "Bo", None, 1, 7)
+    assert t1.seats[1:] == seats()[1:]
+    assert t1.deals == [StoredDeal([["6-6"]], ["0-0"])]
+    assert t1.plays == [[StoredPlay(0, "6-6", "right"), StoredPlay(1, "6-3", "left")]]
+
+
+def test_tables_come_back_oldest_first(store: Storage) -> None:
+    for table_id, created in (("b", 2.0), ("c", 1.0), ("a", 2.0)):
+        store.create_table(table(table_id, created))
+    assert [t.id for t in store.load_tables()] == ["c", "a", "b"]
+
+
+def test_a_table_with_its_rounds_is_stored_whole(store: Storage) -> None:
+    whole = table()
+    whole.deals = [StoredDeal([["6-6"]], ["0-0"]), StoredDeal([["5-5"]], ["1-0"])]
+    whole.plays = [[StoredPlay(0, "6-6", "right")], []]
+    store.create_table(whole)
+    assert store.load_tables() == [whole]
+
+
+def test_what_is_given_and_taken_is_a_copy(store: Storage) -> None:
+    t = table()
+    store.create_table(t)
+    seat = StoredSeat("person", None, "Bo", None, 1, 7)
+    store.save_seat("t1", 0, seat)
+    t.seats[1].name = "changed afterwards"
+    seat.name = "changed too"
+    (loaded,) = store.load_tables()
+    loaded.seats[2].name = "changed by a reader"
+    (again,) = store.load_tables()
+    assert again.seats[0].name == "Bo"
+    assert again.seats[1].name == "C1"
+    assert again.seats[2].name == "C2"
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        pytest.param(lambda s: s.create_table(table()), id="the same table twice"),
+        pytest.param(lambda s: s.add_deal("t1", 1, StoredDeal([], [])), id="a deal twice"),
+        pytest.param(lambda s: s.add_deal("t1", 3, StoredDeal([], [])), id="a deal too far"),
+        pytest.param(lambda s: s.add_deal("nope", 1, StoredDeal([], [])), id="a deal of no table"),
+        pytest.param(
+            lambda s: s.add_play("t1", 1, 0, StoredPlay(0, "1-1", "right")), id="a play twice"
+        ),
+        pytest.param(
+            lambda s: s.add_play("t1", 1, 2, StoredPlay(0, "1-1", "right")), id="a play too far"
+        ),
+        pytest.param(
+            lambda s: s.add_play("t1", 2, 0, StoredPlay(0, "1-1", "right")), id="a play of no deal"
+        ),
+        pytest.param(
+            lambda s: s.add_play("nope", 1, 0, StoredPlay(0, "1-1", "right")),
+            id="a play of no table",
+        ),
+        pytest.param(lambda s: s.save_seat("t1", 5, seats()[0]), id="a seat the table lacks"),
+        pytest.param(lambda s: s.save_seat("nope", 0, seats()[0]), id="a seat of no table"),
+    ],
+)
+def test_a_write_the_storage_refuses_raises_and_keeps_nothing(
+    store: Storage, write: Callable[[Storage], None]
+) -> None:
+    store.create_table(table())
+    store.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+    store.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right"))
+    before = store.load_tables()
+    with pytest.raises(StorageError):
+        write(store)
+    assert store.load_tables() == before
+
+
+def test_a_stored_game_replays_into_the_same_game(store: Storage) -> None:
+    game = Game()
+    rng = random.Random(3)
+    stored = table("g", 0.0)
+    store.create_table(stored)
+    for number in range(1, 4):
+        r = game.deal(rng)
+        store.add_deal("g", number, StoredDeal([names(h) for h in r.dealt], names(r.unused)))
+        while not r.finished:
+            seat = r.turn
+            assert seat is not None
+            r.play(rng.choice(r.legal_moves()))
+            played = r.plays[-1][1]
+            index = len(r.plays) - 1
+            store.add_play(
+                "g", number, index, StoredPlay(seat, tile_name(played.tile), played.end.word)
+            )
+    (loaded,) = store.load_tables()
+    again = rebuild(loaded)
+    assert [r.events for r in again.rounds] == [r.events for r in game.rounds]
+    assert again.stones == game.stones
+
+
+@pytest.mark.parametrize("name", ["sqlite"])
+def test_a_durable_storage_keeps_everything_across_a_reopen(name: str, tmp_path: Path) -> None:
+    backend = _backends(tmp_path)[name]
+    assert backend.durable
+    first = backend.open()
+    first.create_table(table())
+    first.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+    first.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right"))
+    kept = first.load_tables()
+    first.close()
+    again = backend.open()
+    assert again.load_tables() == kept
+    again.close()
+
+
+def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> None:
+    threads: set[str] = set()
+
+    class Watched(Storage):
+        def create_table(self, t: StoredTable) -> None:
+            threads.add(threading.current_thread().name)
+            store.create_table(t)
+
+        def load_tables(self) -> list[StoredTable]:
+            threads.add(threading.current_thread().name)
+            return store.load_tables()
+
+        def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
+            store.save_seat(table_id, seat, data)
+
+        def add_deal(self, table_id: str, number: int, deal: StoredDeal) -> None:
+            threads.add(threading.current_thread().name)
+            store.add_deal(table_id, number, deal)
+
+        def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
+            threads.add(threading.current_thread().name)
+            store.add_play(table_id, number, index, play)
+
+        def close(self) -> None:
+            pass
+
+    async def main() -> list[StoredTable]:
+        writer = StorageWriter(Watched())
+        await writer.create_table(table())
+        await writer.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+        # made at once, kept in the order they were made
+        plays = [StoredPlay(n % 5, "6-6", "right") for n in range(20)]
+        await asyncio.gather(*(writer.add_play("t1", 1, i, p) for i, p in enumerate(plays)))
+        with pytest.raises(StorageError):
+            await writer.add_play("t1", 1, 0, plays[0])
+        loaded = await writer.load_tables()
+        await writer.close()
+        return loaded
+
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="test-loop") as pool:
+        (loaded,) = pool.submit(asyncio.run, main()).result(timeout=30)
+    assert [p.seat for p in loaded.plays[0]] == [n % 5 for n in range(20)]
+    assert len(threads) == 1
+    assert next(iter(threads)).startswith("domeng-storage")
