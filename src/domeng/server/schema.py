@@ -1,12 +1,13 @@
 """The protocol's JSON Schema, made from its typed models (served at
 ``GET /api/protocol.schema.json``).
 
-One document: ``properties`` names each kind of body and message —
+One document, whose ``$defs`` name each kind of body and message:
 ``client_message`` (any message a client sends), ``service_message`` (any the
 service sends), the HTTP bodies (``new_table``, ``take_seat``, ``leave_seat``)
 and answers (``table``, ``new_table_answer``, ``taken_seat``, ``replay``,
-``http_error``) — each a reference into ``$defs``. A program may validate a
-message against ``{"$ref": ".../protocol.schema.json#/properties/client_message"}``.
+``http_error``), beside the shapes they are made of. A program validates a
+message against ``{"$ref": ".../protocol.schema.json#/$defs/client_message"}``;
+the document itself accepts any of the kinds.
 """
 
 from __future__ import annotations
@@ -50,10 +51,12 @@ def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of every body and message of docs/protocol.md."""
     inputs = [(name, "validation", adapter(name)) for name in KINDS]
     refs, defs = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")  # type: ignore[arg-type]
+    shapes = defs.get("$defs", {})
+    assert not set(shapes) & set(KINDS), "a shape is named like a kind"
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "/api/protocol.schema.json",
         "title": "The Domeng table service protocol (docs/protocol.md)",
-        "properties": {name: refs[(name, "validation")] for name in KINDS},
-        **defs,
+        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in KINDS],
+        "$defs": {**{name: refs[(name, "validation")] for name in KINDS}, **shapes},
     }
