@@ -1,8 +1,10 @@
 """The running account of a round, in the game's own words.
 
-Every interface that tells a game to people (``domeng replay``, terminal play,
-the browser table) turns the engine's events into sentences here, so they all
-tell it the same way. The game's terms stay untranslated and capitalised:
+The interfaces that tell a game in English (``domeng replay``, terminal play)
+turn the engine's events into sentences here, and so does the table service for
+each event's ``text`` (for programs other than the browser). The browser table
+tells the same events in the page's own language from their fields
+(``web/js/account.js``), never from that English ``text``. The game's terms stay untranslated and capitalised:
 LEMPA, PASS, PASSEBUNGE, MAPPAKULING, FIRST CAPPU, CEKI, POLLO, MANGUNO,
 MATTIKKENG, CUCUQ, CAMAT.
 

@@ -38,7 +38,8 @@ def move_json(seat: int | None, m: Move) -> Json:
 
 
 def event_json(e: Event, names: Sequence[str]) -> Json:
-    """One event as JSON, with ``kind`` and the sentence ``text`` for a running account."""
+    """One event as JSON, with ``kind`` and its English sentence ``text`` (from
+    :func:`domeng.account.describe`, for programs; the browser words events itself)."""
     d: Json
     if isinstance(e, Played):
         d = {
