@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from domeng.cli import main
+from domeng.commands import serve
 from domeng.commands.serve import lan_address, listen
 from domeng.server.bodies import parse_new_table
 from domeng.server.tables import Settings, TableError
@@ -75,9 +78,56 @@ def test_serve_is_a_command_with_its_options() -> None:
         assert option in result.output
 
 
-def test_the_lan_address_is_not_a_loopback_address() -> None:
-    address = lan_address()
-    assert address is None or not address.startswith("127.")
+class _FakeUdpSocket:
+    """Stands in for the socket lan_address() opens: it answers ``address`` (or raises it)."""
+
+    def __init__(self, address: str | OSError, family: int, kind: int) -> None:
+        assert (family, kind) == (socket.AF_INET, socket.SOCK_DGRAM)  # UDP: no packet sent
+        self.address = address
+        self.closed = False
+
+    def __enter__(self) -> _FakeUdpSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.closed = True
+
+    def connect(self, address: tuple[str, int]) -> None:
+        if isinstance(self.address, OSError):
+            raise self.address
+
+    def getsockname(self) -> tuple[str, int]:
+        assert isinstance(self.address, str)
+        return (self.address, 54321)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("127.0.1.1", None),
+        ("127.0.0.1", None),
+        ("192.168.1.20", "192.168.1.20"),
+        ("10.0.0.7", "10.0.0.7"),
+        (OSError(errno.ENETUNREACH, "Network is unreachable"), None),
+    ],
+    ids=["127.0.1.1", "127.0.0.1", "home network", "10.x", "no network"],
+)
+def test_the_lan_address_is_not_a_loopback_address(
+    monkeypatch: pytest.MonkeyPatch, answer: str | OSError, expected: str | None
+) -> None:
+    opened: list[_FakeUdpSocket] = []
+
+    def fake_socket(family: int, kind: int) -> _FakeUdpSocket:
+        opened.append(_FakeUdpSocket(answer, family, kind))
+        return opened[-1]
+
+    # only serve's own name for the socket module is replaced: no real socket, no traffic
+    fake_module = types.SimpleNamespace(
+        socket=fake_socket, AF_INET=socket.AF_INET, SOCK_DGRAM=socket.SOCK_DGRAM
+    )
+    monkeypatch.setattr(serve, "socket", fake_module)
+    assert lan_address() == expected
+    assert len(opened) == 1 and opened[0].closed
 
 
 def test_serve_names_a_port_that_is_taken_and_the_port_it_chose_for_port_0(
