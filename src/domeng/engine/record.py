@@ -14,6 +14,15 @@ not stored; replaying recomputes them with the engine.
 >>> g2, players = game_from_record(json.loads(text))
 >>> g2.rounds[0].events == g.rounds[0].events, players[1]
 (True, 'Besse')
+
+A play a computer made for a person (a stand-in's) is marked beside the game,
+not in it: ``stand_ins`` holds, per round, the indices in ``Round.plays``.
+
+>>> doc = record_of(g, ["Andi", "Besse", "Cicci", "Daeng", "Emba"], stand_ins=[{1}])
+>>> doc["rounds"][0]["plays"][1]["stand_in"], "stand_in" in doc["rounds"][0]["plays"][0]
+(True, False)
+>>> recorded_game(doc).stand_ins
+(frozenset({1}),)
 >>> game_from_record({"format": "domeng.record/1", "rounds": [{"hands": [], "unused": [],
 ...     "plays": []}]})
 Traceback (most recent call last):
@@ -29,7 +38,8 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +52,16 @@ from .tiles import FULL_SET, HIGH, LOW, TILE_COUNT, Tile, TileSet, parse_tile, t
 __all__ = [
     "FORMAT",
     "RecordError",
+    "RecordedGame",
+    "StandIns",
     "dumps_record",
     "game_from_record",
     "load_record",
+    "load_recorded_game",
     "loads_record",
+    "loads_recorded_game",
     "record_of",
+    "recorded_game",
     "replay_summary",
     "save_record",
 ]
@@ -55,6 +70,27 @@ FORMAT = "domeng.record/1"
 """The value of a record's ``format`` key."""
 
 _UNUSED = TILE_COUNT - SEATS * HAND_SIZE
+
+StandIns = Sequence[Collection[int]]
+"""Which plays a stand-in made: per round (the game's first round first), the indices
+in that round's ``Round.plays`` (0-based) of the plays a computer player made for a
+person. Rounds past the end of the sequence have none."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedGame:
+    """A replayed record: the game, the players' names, and the plays marked
+    ``"stand_in": true`` (which the engine's game knows nothing of)."""
+
+    game: Game
+    players: list[str]
+    stand_ins: tuple[frozenset[int], ...]
+    """One set per round of the game: the indices in ``Round.plays`` of its stand-in plays."""
+
+    def is_stand_in(self, round_index: int, play_index: int) -> bool:
+        """Whether play ``play_index`` of round ``round_index`` (both 0-based) was a
+        stand-in's."""
+        return play_index in self.stand_ins[round_index]
 
 
 class RecordError(ValueError):
@@ -105,36 +141,58 @@ def _hand_names(mask: TileSet) -> list[str]:
     return [tile_name(t) for t in sorted(tiles_of(mask), reverse=True)]
 
 
-def _plays_doc(r: Round) -> list[dict[str, object]]:
+def _check_stand_ins(game: Game, stand_ins: StandIns) -> list[frozenset[int]]:
+    """``stand_ins`` as one set per round of ``game``; ValueError if it names a round
+    or a play the game does not have."""
+    if len(stand_ins) > len(game.rounds):
+        raise ValueError(f"stand_ins has {len(stand_ins)} rounds, the game {len(game.rounds)}")
+    marks = [frozenset(s) for s in stand_ins]
+    marks += [frozenset()] * (len(game.rounds) - len(marks))
+    for r, marked in zip(game.rounds, marks, strict=True):
+        wrong = sorted(k for k in marked if not 0 <= k < len(r.plays))
+        if wrong:
+            raise ValueError(
+                f"stand_ins names play {wrong[0]} of round {r.number}, "
+                f"which has {len(r.plays)} plays (indices from 0)"
+            )
+    return marks
+
+
+def _plays_doc(r: Round, marked: Collection[int] = frozenset()) -> list[dict[str, object]]:
     plays: list[dict[str, object]] = []
     for e in r.events:
         if type(e) is Played:
             play: dict[str, object] = {"seat": e.seat, "tile": tile_name(e.tile)}
             if not e.opening:
                 play["end"] = End(e.end).word
+            if len(plays) in marked:
+                play["stand_in"] = True
             plays.append(play)
     return plays
 
 
-def _round_doc(r: Round) -> dict[str, object]:
+def _round_doc(r: Round, marked: Collection[int]) -> dict[str, object]:
     return {
         "hands": [_hand_names(h) for h in r.dealt],
         "unused": _hand_names(r.unused),
-        "plays": _plays_doc(r),
+        "plays": _plays_doc(r, marked),
     }
 
 
-def record_of(game: Game, players: Sequence[str]) -> dict[str, object]:
+def record_of(game: Game, players: Sequence[str], *, stand_ins: StandIns = ()) -> dict[str, object]:
     """The record of ``game`` as a JSON-ready document (the last round may be unfinished).
 
     Variants and players are always written; tiles higher number first; every
-    play carries its ``seat``, and every play after the first its ``end``.
+    play carries its ``seat``, and every play after the first its ``end``. The
+    plays ``stand_ins`` names (see :data:`StandIns`) carry ``"stand_in": true``;
+    no other play has the key. ValueError if it names a play the game lacks.
     """
+    marks = _check_stand_ins(game, stand_ins)
     return {
         "format": FORMAT,
         "variants": game.variants.to_json(),
         "players": _check_players(players),
-        "rounds": [_round_doc(r) for r in game.rounds],
+        "rounds": [_round_doc(r, m) for r, m in zip(game.rounds, marks, strict=True)],
     }
 
 
@@ -148,8 +206,10 @@ def _lines(items: Sequence[object], indent: str) -> list[str]:
     return [f"{indent}{_dumps(x)}{',' if k < last else ''}" for k, x in enumerate(items)]
 
 
-def dumps_record(game: Game, players: Sequence[str]) -> str:
-    """The record as JSON text: readable, one hand or play a line, ending in a newline."""
+def dumps_record(game: Game, players: Sequence[str], *, stand_ins: StandIns = ()) -> str:
+    """The record as JSON text: readable, one hand or play a line, ending in a newline
+    (the document of :func:`record_of`)."""
+    marks = _check_stand_ins(game, stand_ins)
     out = [
         "{",
         f'  "format": {_dumps(FORMAT)},',
@@ -158,7 +218,7 @@ def dumps_record(game: Game, players: Sequence[str]) -> str:
         '  "rounds": [' if game.rounds else '  "rounds": []',
     ]
     for i, r in enumerate(game.rounds):
-        plays = _plays_doc(r)
+        plays = _plays_doc(r, marks[i])
         out += ["    {", '      "hands": [']
         out += _lines([_hand_names(h) for h in r.dealt], "        ")
         out += ["      ],", f'      "unused": {_dumps(_hand_names(r.unused))},']
@@ -173,12 +233,19 @@ def dumps_record(game: Game, players: Sequence[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def save_record(path: str | os.PathLike[str], game: Game, players: Sequence[str]) -> None:
+def save_record(
+    path: str | os.PathLike[str],
+    game: Game,
+    players: Sequence[str],
+    *,
+    stand_ins: StandIns = (),
+) -> None:
     """Write the record to ``path`` atomically: a temporary file beside it, then a rename.
 
     The folder is created when missing. A reader never sees half a record.
+    ``stand_ins`` as for :func:`record_of`.
     """
-    text = dumps_record(game, players)
+    text = dumps_record(game, players, stand_ins=stand_ins)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -222,7 +289,14 @@ def _parse_json(text: str) -> object:
 
 def load_record(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
     """Read a record file and replay it; :class:`RecordError` for anything wrong with it
-    (a missing or unreadable file, text that is not UTF-8, bad JSON, an invalid record)."""
+    (a missing or unreadable file, text that is not UTF-8, bad JSON, an invalid record).
+    The stand-ins' marks are checked, not returned: :func:`load_recorded_game` has them."""
+    recorded = load_recorded_game(path)
+    return recorded.game, recorded.players
+
+
+def load_recorded_game(path: str | os.PathLike[str]) -> RecordedGame:
+    """:func:`load_record` with the stand-ins' marks."""
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
@@ -230,18 +304,24 @@ def load_record(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise RecordError(f"cannot read {os.fspath(path)}: {why}") from None
-    return loads_record(data)
+    return loads_recorded_game(data)
 
 
 def loads_record(data: bytes | str) -> tuple[Game, list[str]]:
     """Parse a record's text (bytes: UTF-8, a BOM allowed) and replay it, like
     :func:`load_record`."""
+    recorded = loads_recorded_game(data)
+    return recorded.game, recorded.players
+
+
+def loads_recorded_game(data: bytes | str) -> RecordedGame:
+    """:func:`loads_record` with the stand-ins' marks."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
-    return game_from_record(_parse_json(data))
+    return recorded_game(_parse_json(data))
 
 
 def _is_int(value: object) -> bool:
@@ -320,6 +400,14 @@ def _fits(t: Tile, n: int) -> bool:
     return n in (HIGH[t], LOW[t])
 
 
+def _stand_in(doc: dict[str, Any], where: dict[str, int | None]) -> bool:
+    """Whether a play is marked as a stand-in's: ``true``, or ``false`` / no key."""
+    value = doc.get("stand_in", False)
+    if not isinstance(value, bool):
+        raise RecordError(f"stand_in must be true or false, not {_describe(value)}", **where)
+    return value
+
+
 def _move_of(r: Round, doc: object, number: int, k: int) -> Move:
     """The move that play ``k`` (1-based) of round ``number`` makes, checked against ``r``."""
     where: dict[str, int | None] = {"round": number, "play": k}
@@ -327,7 +415,8 @@ def _move_of(r: Round, doc: object, number: int, k: int) -> Move:
         raise RecordError("a play after the round's end (the round is over)", **where)
     if not isinstance(doc, dict):
         raise RecordError('a play must be an object like {"tile": "6-4"}', **where)
-    _check_keys(doc, {"seat", "tile", "end"}, {"tile"}, "a play", **where)
+    _check_keys(doc, {"seat", "tile", "end", "stand_in"}, {"tile"}, "a play", **where)
+    _stand_in(doc, where)
     t = _tile(doc["tile"], round=number, play=k)
     turn = r.turn
     if "seat" in doc:
@@ -388,7 +477,15 @@ def _players(doc: dict[str, Any]) -> list[str]:
 
 def game_from_record(doc: object) -> tuple[Game, list[str]]:
     """Replay a record document (parsed JSON) into a :class:`Game`; return it and the
-    players' names. Validates everything and raises :class:`RecordError`."""
+    players' names. Validates everything and raises :class:`RecordError`.
+    :func:`recorded_game` also says which plays were a stand-in's."""
+    recorded = recorded_game(doc)
+    return recorded.game, recorded.players
+
+
+def recorded_game(doc: object) -> RecordedGame:
+    """Replay a record document (parsed JSON): the game, the players' names and the
+    stand-ins' plays. Validates everything and raises :class:`RecordError`."""
     if not isinstance(doc, dict):
         raise RecordError("a record must be a JSON object")
     if "format" not in doc:
@@ -406,6 +503,7 @@ def game_from_record(doc: object) -> tuple[Game, list[str]]:
     if not isinstance(rounds, list):
         raise RecordError("rounds must be a list")
     game = Game(variants)
+    stand_ins: list[frozenset[int]] = []
     for i, round_doc in enumerate(rounds):
         number = i + 1
         if game.rounds and not game.round.finished:
@@ -421,13 +519,17 @@ def game_from_record(doc: object) -> tuple[Game, list[str]]:
             r = game.start_round(hands, unused)
         except ValueError as exc:  # pragma: no cover - _deal checks the deal first
             raise RecordError(str(exc), round=number) from None
+        marked: set[int] = set()
         for k, play in enumerate(plays, start=1):
-            m = _move_of(r, play, number, k)
+            m = _move_of(r, play, number, k)  # checks ``stand_in`` too
             try:
                 r.play(m)
             except IllegalMoveError as exc:  # pragma: no cover - the checks above come first
                 raise RecordError(str(exc), round=number, play=k) from None
-    return game, players
+            if _stand_in(play, {"round": number, "play": k}):
+                marked.add(k - 1)
+        stand_ins.append(frozenset(marked))
+    return RecordedGame(game, players, tuple(stand_ins))
 
 
 # -- replay's summary -------------------------------------------------------
