@@ -4,9 +4,9 @@ The interfaces that tell a game in English (``domeng replay``, terminal play)
 turn the engine's events into sentences here, and so does the table service for
 each event's ``text`` (for programs other than the browser). The browser table
 tells the same events in the page's own language from their fields
-(``web/js/account.js``), never from that English ``text``. The game's terms stay untranslated and capitalised:
-LEMPA, PASS, PASSEBUNGE, MAPPAKULING, FIRST CAPPU, CEKI, POLLO, MANGUNO,
-MATTIKKENG, CUCUQ, CAMAT.
+(``web/js/account.js``), never from that English ``text``. The game's terms
+stay untranslated and capitalised: LEMPA, PASS, PASSEBUNGE, MAPPAKULING, FIRST
+CAPPU, CEKI, POLLO, MANGUNO, MATTIKKENG, CUCUQ, CAMAT.
 
 Everything here is a pure function of its arguments.
 
@@ -38,9 +38,21 @@ from domeng.engine.events import (
     ending_award,
 )
 from domeng.engine.moves import End
+from domeng.engine.standings import Standing
 from domeng.engine.tiles import HIGH, LOW, tile_name
 
-__all__ = ["describe", "narrate", "pips", "plural", "reason_words", "transfer_source"]
+__all__ = [
+    "describe",
+    "narrate",
+    "pips",
+    "plural",
+    "reason_words",
+    "shortfall",
+    "stand_in_words",
+    "standings_sentence",
+    "transfer_source",
+    "you_form",
+]
 
 
 def plural(n: int, word: str = "stone") -> str:
@@ -105,27 +117,46 @@ def _tile_shown(t: int, end: End, left: int, right: int) -> str:
     return f"[{inner}|{right}]"
 
 
-def _played(e: Played, names: Sequence[str]) -> str:
+def stand_in_words(name: str) -> str:
+    """Who moves when a computer player moves for a person (a stand-in, record.md).
+
+    >>> stand_in_words("Guest")
+    'A computer plays for Guest'
+    """
+    return f"A computer plays for {name}"
+
+
+def _played(e: Played, names: Sequence[str], stand_in: bool = False) -> str:
     who = names[e.seat]
     name = tile_name(e.tile)
     if e.opening:
         lempa = " (a LEMPA)" if HIGH[e.tile] == LOW[e.tile] else ""
-        return f"{who} opens with {name}{lempa}: the line shows {e.left} and {e.right}"
+        opens = f"{stand_in_words(who)} and opens" if stand_in else f"{who} opens"
+        return f"{opens} with {name}{lempa}: the line shows {e.left} and {e.right}"
     shown = _tile_shown(e.tile, End(e.end), e.left, e.right)
-    text = f"{who} plays {name} at the {End(e.end).word} end {shown}"
+    where = f"{name} at the {End(e.end).word} end {shown}"
+    if stand_in:
+        text = f"{stand_in_words(who)}: {where}"
+        line = "; the line shows"
+    else:
+        text = f"{who} plays {where}"
+        line = ": the line shows"
     if e.mappakuling:
         return f"{text} — MAPPAKULING: both ends show {e.left}"
-    return f"{text}: the line shows {e.left} and {e.right}"
+    return f"{text}{line} {e.left} and {e.right}"
 
 
-def _passed(e: Passed, names: Sequence[str], source: str = "") -> str:
+def _passed(e: Passed, names: Sequence[str], source: str = "", stand_in: bool = False) -> str:
     kind = "PASSEBUNGE" if e.passebunge else "PASS"
     got = plural(e.stones)
     if e.stones == 0:
         got = "no stones (the table is empty and the LAST MAPPANO gives none)"
     elif source:
         got = f"{got} {source}"
-    return f"{names[e.seat]} cannot play — {kind}: {got}"
+    who = names[e.seat]
+    if stand_in:
+        return f"{stand_in_words(who)}, who cannot play — {kind}: {got}"
+    return f"{who} cannot play — {kind}: {got}"
 
 
 def _moved(e: StonesMoved, names: Sequence[str]) -> str:
@@ -168,10 +199,12 @@ def _camat(e: CamatElected, names: Sequence[str]) -> str:
     )
 
 
-def describe(event: Event, names: Sequence[str]) -> str:
+def describe(event: Event, names: Sequence[str], stand_in: bool = False) -> str:
     """One engine event as one sentence for people (no final full stop).
 
-    ``names`` holds the five players' names, seat 0 first.
+    ``names`` holds the five players' names, seat 0 first. ``stand_in``: a
+    computer player made this play (or pass) for the person at its seat; the
+    sentence says so. It changes nothing for the other events.
 
     >>> from domeng.engine import (Played, Passed, StonesMoved, RoundEnded, CamatElected,
     ...     Reason, RoundEnd, Finish, End, parse_tile)
@@ -203,11 +236,19 @@ def describe(event: Event, names: Sequence[str]) -> str:
     Emba (8 pips). Daeng wins the round
     >>> describe(CamatElected(2, 1), names)
     'Cicci is elected CAMAT (1 title); all 25 stones go back to the table'
+    >>> describe(Played(1, parse_tile("6-3"), End.RIGHT, 6, 3, False, False), names, True)
+    'A computer plays for Besse: 6-3 at the right end [6|3]; the line shows 6 and 3'
+    >>> describe(Played(0, parse_tile("6-6"), End.RIGHT, 6, 6, False, True), names, True)
+    'A computer plays for Andi and opens with 6-6 (a LEMPA): the line shows 6 and 6'
+    >>> describe(Played(2, parse_tile("6-3"), End.LEFT, 3, 3, True, False), names, True)
+    'A computer plays for Cicci: 6-3 at the left end [3|6] — MAPPAKULING: both ends show 3'
+    >>> describe(Passed(3, False, 1, 3, 3), names, stand_in=True)
+    'A computer plays for Daeng, who cannot play — PASS: 1 stone'
     """
     if isinstance(event, Played):
-        return _played(event, names)
+        return _played(event, names, stand_in)
     if isinstance(event, Passed):
-        return _passed(event, names)
+        return _passed(event, names, stand_in=stand_in)
     if isinstance(event, StonesMoved):
         return _moved(event, names)
     if isinstance(event, RoundEnded):
@@ -280,6 +321,51 @@ def shortfall(events: Sequence[Event], names: Sequence[str]) -> str | None:
     )
 
 
+def _and(words: Sequence[str]) -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def standings_sentence(table: Sequence[Standing], names: Sequence[str], *, over: bool) -> str:
+    """Who is first in ``table`` (:func:`domeng.engine.standings.standings`, rank order),
+    and by what: the most CAMAT titles, then the fewest stones, then the fewest received.
+    ``over``: the game has ended ("wins the game"); otherwise it is the game so far
+    ("leads"). Players sharing rank 1 are said to share it.
+
+    >>> names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+    >>> def st(seat, rank, titles, stones, received):
+    ...     return Standing(seat, rank, titles, stones, received, 0, 0, 0, 0, 0)
+    >>> standings_sentence([st(3, 1, 3, 4, 9), st(0, 2, 2, 0, 3)], names, over=True)
+    'Daeng wins the game with 3 CAMAT titles'
+    >>> standings_sentence([st(3, 1, 1, 2, 9), st(0, 2, 1, 5, 3)], names, over=False)
+    'Daeng leads with 1 CAMAT title and the fewest stones (2)'
+    >>> standings_sentence([st(3, 1, 0, 2, 3), st(0, 2, 0, 2, 9)], names, over=True)
+    'Daeng wins the game with no CAMAT titles, 2 stones and the fewest received (3)'
+    >>> standings_sentence([st(3, 1, 2, 1, 7), st(4, 1, 2, 1, 7), st(0, 3, 1, 0, 0)],
+    ...     names, over=True)
+    'Daeng and Emba share the win: 2 CAMAT titles, 1 stone and 7 received each'
+    """
+    first = [s for s in table if s.rank == 1]
+    best = first[0]
+    titles = plural(best.titles, "CAMAT title")
+    if len(first) > 1:
+        who = _and([names[s.seat] for s in first])
+        what = "win" if over else "lead"
+        return (
+            f"{who} share the {what}: {titles}, {plural(best.stones)} and "
+            f"{best.received} received each"
+        )
+    runner_up = next((s for s in table if s.rank > 1), None)
+    if runner_up is None or runner_up.titles != best.titles:
+        why = titles
+    elif runner_up.stones != best.stones:
+        why = f"{titles} and the fewest stones ({best.stones})"
+    else:
+        why = f"{titles}, {plural(best.stones)} and the fewest received ({best.received})"
+    verb = "wins the game" if over else "leads"
+    return f"{names[best.seat]} {verb} with {why}"
+
+
 _SECOND_PERSON = {
     "plays": "play",
     "opens": "open",
@@ -288,6 +374,7 @@ _SECOND_PERSON = {
     "has": "have",
     "is": "are",
     "wins": "win",
+    "leads": "lead",
     "was": "were",
 }
 
@@ -300,8 +387,11 @@ def you_form(text: str, name: str) -> str:
     'You play 6-4 at the right end'
     >>> you_form("Andi plays 6-4", "Andi")
     'Andi plays 6-4'
+    >>> you_form("A computer plays for You: 6-4 at the right end [4|6]", "You")
+    'A computer plays for you: 6-4 at the right end [4|6]'
     """
     if name != "You":
         return text
     verbs = "|".join(_SECOND_PERSON)
+    text = re.sub(r"\bfor You\b", "for you", text)
     return re.sub(rf"\bYou ({verbs})\b", lambda m: "You " + _SECOND_PERSON[m.group(1)], text)
