@@ -16,7 +16,8 @@ from rich.text import Text
 from domeng.cli import main
 from domeng.engine import Game, move, parse_tile
 from domeng.engine.moves import End
-from domeng.engine.record import load_record
+from domeng.engine.record import load_record, load_recorded_game
+from domeng.engine.standings import standings
 from domeng.engine.tiles import FULL_SET, mask_of, tiles_of
 from domeng.terminal import PlaySession, Seat, new_seats
 from domeng.terminal.render import line_text, round_summary, your_tiles
@@ -424,3 +425,146 @@ def test_helpers() -> None:
     assert split_name("Besse (expert:fast)") == ("Besse", "expert:fast")
     assert split_name("Andi") == ("Andi", None)
     assert Seat("You").player is None
+
+
+# -- the end of a game: --until ----------------------------------------------------------
+
+
+def _final_rows(output: str) -> list[list[str]]:
+    """The rows of the final standings table: rank, player, then the eight figures."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["Rank", "Player"])
+    return [line.split() for line in lines[start + 1 : start + 6]]
+
+
+def _expected_rows(game: Game, names: list[str]) -> list[list[str]]:
+    rows = []
+    for s in standings(game):
+        figures = (s.titles, s.stones, s.received, s.rounds_won)
+        counts = (s.ceki, s.pollo, s.manguno, s.mattikkeng)
+        rows.append([str(s.rank), names[s.seat], *(str(n) for n in (*figures, *counts))])
+    return rows
+
+
+PLAIN_NAMES = ["You", "Besse", "Cicci", "Daeng", "Emba"]
+
+
+def test_until_rounds_1_plays_one_round_and_shows_the_final_standings(data_dir: Path) -> None:
+    result = play("--seed", "7", "--until", "rounds=1", input=CYCLE * 8)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "The game ends after 1 round (--until rounds=1)." in out
+    assert "Round 1 is over" in out and "Round 2 —" not in out
+    assert "Press Enter for the next round" not in out  # the game is over: nothing to ask
+    assert "That was the last round: the game ends after 1 round." in out
+    assert "Final standings after 1 round" in out
+    assert "Rank Player" in out and "MATTIKKENG" in out
+    game, _ = load_record(the_game(data_dir))
+    assert len(game.rounds) == 1 and game.round.finished
+    assert _final_rows(out) == _expected_rows(game, PLAIN_NAMES)
+    # Seed 7: three players end round 1 with 2 stones, all from the table: a shared win.
+    assert [row[0] for row in _final_rows(out)] == ["1", "1", "1", "4", "5"]
+    assert "You, Besse and Daeng share the win: no CAMAT titles, 2 stones and 2" in out
+    assert f"Replay it with: domeng replay {the_game(data_dir)}" in out
+    assert "Traceback" not in out
+
+
+def test_until_titles_ends_after_the_round_that_elects_the_camat(data_dir: Path) -> None:
+    result = play("--seed", "7", "--until", "titles=1", input=CYCLE * 400)
+    assert result.exit_code == 0, result.output
+    game, _ = load_record(the_game(data_dir))
+    assert game.round.finished and max(game.titles) == 1
+    assert all(max(r.titles) == 0 for r in game.rounds[:-1])  # not one round later
+    assert game.round.camat_elected
+    winner = PLAIN_NAMES[game.round.camat or 0]
+    assert f"{winner} wins the game with 1 CAMAT title." in result.output
+    assert f"Final standings after {len(game.rounds)} rounds" in result.output
+    assert _final_rows(result.output) == _expected_rows(game, PLAIN_NAMES)
+    assert result.output.count("Press Enter for the next round") == len(game.rounds) - 1
+
+
+def test_without_until_the_game_goes_on(data_dir: Path) -> None:
+    result = play("--seed", "7", input=CYCLE * 8)
+    assert "Final standings" not in result.output
+    assert "The game ends" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("titles", "'titles' is not titles=N or rounds=N"),
+        ("3", "'3' is not titles=N or rounds=N"),
+        ("points=3", "'points=3' is not titles=N or rounds=N"),
+        ("rounds=0", "the count in 'rounds=0' must be a whole number from 1"),
+        ("rounds=-2", "must be a whole number from 1"),
+        ("titles=1.5", "must be a whole number from 1"),
+        ("titles=", "must be a whole number from 1"),
+        ("rounds=٣", "must be a whole number from 1"),
+    ],
+)
+def test_a_bad_until_is_a_clear_error(data_dir: Path, value: str, words: str) -> None:
+    result = play("--until", value)
+    assert result.exit_code == 2
+    assert "Invalid value for '--until'" in result.output
+    assert words in result.output
+    assert "titles=N (the game ends once a player has N CAMAT titles)" in result.output
+    assert "Traceback" not in result.output
+    assert not saved_games(data_dir)  # refused before a game began
+
+
+def test_until_accepts_spaces_and_capitals(data_dir: Path) -> None:
+    result = play("--seed", "7", "--until", " Rounds = 1 ", input=CYCLE * 8)
+    assert result.exit_code == 0, result.output
+    assert "The game ends after 1 round (--until rounds=1)." in result.output
+
+
+def test_until_counts_the_saved_rounds_of_a_resumed_game(data_dir: Path) -> None:
+    play("--seed", "7", input=CYCLE * 8)
+    path = the_game(data_dir)
+    doc = json.loads(path.read_text())
+    doc["rounds"] = doc["rounds"][:1]  # saved right after round 1
+    path.write_text(json.dumps(doc))
+    # rounds=2: round 2 is played, then the game ends.
+    more = play("--resume", str(path), "--until", "rounds=2", input=CYCLE * 8)
+    assert more.exit_code == 0, more.output
+    assert "The game ends after 2 rounds (--until rounds=2)." in more.output
+    game, _ = load_record(path)
+    assert len(game.rounds) == 2 and game.round.finished
+    assert "Final standings after 2 rounds" in more.output
+    assert _final_rows(more.output) == _expected_rows(game, PLAIN_NAMES)
+    # A game already at its end: the standings at once, nothing dealt or changed.
+    before = path.read_text()
+    again = play("--resume", str(path), "--until", "rounds=1")
+    assert again.exit_code == 0, again.output
+    assert "Final standings after 2 rounds" in again.output
+    assert "Round 3" not in again.output and "Your turn" not in again.output
+    assert path.read_text() == before
+    # Without --until the same game plays on.
+    on = play("--resume", str(path), input="q\n")
+    assert "Round 3 —" in on.output and "Final standings" not in on.output
+
+
+def test_quitting_before_the_end_saves_as_ever(data_dir: Path) -> None:
+    result = play("--seed", "7", "--until", "rounds=5")
+    assert result.exit_code == 0
+    assert "End of input. The game is saved in" in result.output
+    assert "Final standings" not in result.output
+
+
+def test_a_resumed_game_keeps_its_stand_ins_marks(data_dir: Path) -> None:
+    # A record downloaded from a table where a computer played for the person: the
+    # terminal saves the game again after every move, the marks must stay.
+    play("--seed", "21", input=CYCLE * 4)
+    path = the_game(data_dir)
+    doc = json.loads(path.read_text())
+    first = doc["rounds"][0]["plays"]
+    marked = [k for k, p in enumerate(first) if p["seat"] == 0][:1]
+    assert marked
+    first[marked[0]]["stand_in"] = True
+    path.write_text(json.dumps(doc))
+    more = play("--resume", str(path), input=CYCLE * 8)
+    assert more.exit_code == 0, more.output
+    recorded = load_recorded_game(path)
+    assert len(recorded.game.rounds[0].plays) > marked[0]
+    assert recorded.stand_ins[0] == frozenset(marked)
+    assert all(not s for s in recorded.stand_ins[1:])

@@ -20,9 +20,9 @@ from rich.text import Text
 from domeng.bots import player_names
 from domeng.commands.options import variant_options
 from domeng.engine import BlockPasses, Game, Opening, Variants
-from domeng.engine.record import RecordError, load_record
+from domeng.engine.record import RecordError, load_recorded_game
 from domeng.paths import games_dir
-from domeng.terminal import PlaySession, new_seats, resumed_seats
+from domeng.terminal import PlaySession, Until, new_seats, resumed_seats
 
 _SEED_IN_NAME = re.compile(r"-(-?\d+)\.json$")
 
@@ -55,6 +55,18 @@ def _check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return name
 
 
+def _check_until(ctx: click.Context, param: click.Parameter, value: str | None) -> Until | None:
+    if value is None:
+        return None
+    try:
+        return Until.parse(value)
+    except ValueError as exc:
+        raise click.BadParameter(
+            f"{exc}: say titles=N (the game ends once a player has N CAMAT titles) "
+            "or rounds=N (it ends after N rounds), N a whole number from 1"
+        ) from None
+
+
 def _given(ctx: click.Context, name: str) -> bool:
     source = ctx.get_parameter_source(name)
     return source is not None and source is not click.core.ParameterSource.DEFAULT
@@ -85,6 +97,15 @@ def _given(ctx: click.Context, name: str) -> bool:
     help="Continue a saved game (its record file) where it stopped.",
 )
 @click.option(
+    "--until",
+    metavar="titles=N|rounds=N",
+    default=None,
+    callback=_check_until,
+    help="End the game once a player has N CAMAT titles, or after N rounds, and show the "
+    "final standings (default: play on until you quit). With --resume it counts the saved "
+    "rounds too; the saved game does not keep it, so give it again.",
+)
+@click.option(
     "--pause",
     metavar="SECONDS",
     type=click.FloatRange(min=0),
@@ -100,23 +121,28 @@ def command(
     name: str,
     opponents: str,
     resume: Path | None,
+    until: Until | None,
     pause: float | None,
 ) -> None:
     """Play Domeng in the terminal: you at seat 0 against four computer players.
 
     Pick a tile by its number; when it fits both ends you are asked which end.
     q, Ctrl-C or Ctrl-D saves the game and quits; --resume FILE continues it.
+    The game goes on round after round until you quit, or until --until says it
+    ends (--until titles=3, --until rounds=20); then the final standings are shown.
     Games are saved after every move in the games folder of the user's data
     folder (DOMENG_DATA_DIR overrides it); the path is printed at the start.
     """
     console = Console(highlight=False)
     if pause is None:
         pause = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
+    stand_ins: tuple[frozenset[int], ...] = ()
     if resume is not None:
         try:
-            game, names = load_record(resume)
+            recorded = load_recorded_game(resume)
         except RecordError as exc:
             raise click.ClickException(f"cannot resume {resume}: {exc}") from None
+        game, names, stand_ins = recorded.game, recorded.players, recorded.stand_ins
         for option in ("opening", "block_passes", "name"):
             if _given(ctx, option):
                 console.print(
@@ -161,8 +187,18 @@ def command(
             Text(f"Variants: opening {v.opening.value}, block_passes {v.block_passes.value}.")
         )
         console.print(Text(f"The game is saved as it goes in {path}"), soft_wrap=True)
+    if until is not None:
+        console.print(Text(f"The game ends {until.words()} (--until {until})."))
     console.print(Text("Type h for help, q to save and quit.", style="dim"))
     session = PlaySession(
-        game, seats, path=path, seed=seed, console=console, pause=pause, echo=not sys.stdin.isatty()
+        game,
+        seats,
+        path=path,
+        seed=seed,
+        console=console,
+        pause=pause,
+        echo=not sys.stdin.isatty(),
+        until=until,
+        stand_ins=stand_ins,
     )
     session.run()

@@ -4,6 +4,6 @@
 runs a game for one person against four computer players.
 """
 
-from .session import PlaySession, Quit, Seat, new_seats, resumed_seats
+from .session import PlaySession, Quit, Seat, Until, new_seats, resumed_seats
 
-__all__ = ["PlaySession", "Quit", "Seat", "new_seats", "resumed_seats"]
+__all__ = ["PlaySession", "Quit", "Seat", "Until", "new_seats", "resumed_seats"]

@@ -12,11 +12,20 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from domeng.account import describe, narrate, pips, plural, shortfall, you_form
+from domeng.account import (
+    describe,
+    narrate,
+    pips,
+    plural,
+    shortfall,
+    standings_sentence,
+    you_form,
+)
 from domeng.engine import (
     SEATS,
     CamatElected,
     Event,
+    Game,
     Move,
     Reason,
     Round,
@@ -24,11 +33,13 @@ from domeng.engine import (
     SeatView,
     StonesMoved,
 )
+from domeng.engine.standings import standings as game_figures
 from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
 
 __all__ = [
     "domino",
     "end_choice",
+    "final_standings",
     "hand_tiles",
     "line_text",
     "round_header",
@@ -216,3 +227,35 @@ def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
         parts.append(Text(f"  {you_form(short, names[0])}."))
     parts.append(standings(r, names))
     return Group(*parts)
+
+
+def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
+    """The game's final standings (:func:`domeng.engine.standings.standings`): a table in
+    rank order with every player's figures over the game, and who won, in a sentence."""
+    rows = game_figures(game)
+    played = plural(len(game.rounds), "round")
+    table = Table(
+        title=f"Final standings after {played}",
+        title_justify="left",
+        title_style="bold",
+        box=None,
+        padding=(0, 1, 0, 0),
+    )
+    table.add_column("Rank", justify="right")
+    table.add_column("Player", min_width=max(len(n) for n in names))
+    # Two-word headings may wrap in a narrow terminal; the game's words never do.
+    for heading in ("CAMAT titles", "Stones", "Stones received", "Rounds won"):
+        table.add_column(heading, justify="right")
+    for word in ("CEKI", "POLLO", "MANGUNO", "MATTIKKENG"):
+        table.add_column(word, justify="right", no_wrap=True, min_width=len(word))
+    for st in rows:
+        figures = (st.titles, st.stones, st.received, st.rounds_won)
+        counts = (st.ceki, st.pollo, st.manguno, st.mattikkeng)
+        table.add_row(
+            str(st.rank),
+            names[st.seat],
+            *(str(n) for n in figures + counts),
+            style="bold" if st.rank == 1 else None,
+        )
+    winner = you_form(standings_sentence(rows, names, over=True), names[0])
+    return Group(table, Text(winner + ".", style="bold yellow"))

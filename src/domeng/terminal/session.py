@@ -16,17 +16,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from rich.console import Console
 from rich.text import Text
 
 from domeng.bots import Player, make_player
 from domeng.engine import SEATS, End, Game, Move, Round, RoundEnded, SeatView, parse_tile
-from domeng.engine.record import save_record
+from domeng.engine.record import StandIns, save_record
 
 from .render import (
     domino,
     end_choice,
+    final_standings,
     hand_tiles,
     round_header,
     round_summary,
@@ -40,6 +42,7 @@ __all__ = [
     "PlaySession",
     "Quit",
     "Seat",
+    "Until",
     "bot_seed",
     "deal_rng",
     "new_seats",
@@ -65,6 +68,51 @@ HELP = (
 
 class Quit(Exception):
     """The person asked to stop (q)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Until:
+    """When a game ends: once a player has ``count`` CAMAT titles, or after ``count``
+    rounds; either way at the end of the round that reaches it.
+
+    >>> Until.parse("titles=3"), str(Until.parse(" Rounds = 20 "))
+    (Until(what='titles', count=3), 'rounds=20')
+    >>> Until.parse("rounds=0")
+    Traceback (most recent call last):
+    ...
+    ValueError: the count in 'rounds=0' must be a whole number from 1
+    """
+
+    what: Literal["titles", "rounds"]
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Until:
+        """``"titles=N"`` or ``"rounds=N"`` (N from 1); ValueError saying what is wrong."""
+        what, sep, count = (part.strip() for part in text.partition("="))
+        what = what.lower()
+        if not sep or what not in ("titles", "rounds"):
+            raise ValueError(f"{text.strip()!r} is not titles=N or rounds=N")
+        if not (count.isascii() and count.isdigit()) or int(count) < 1:
+            raise ValueError(f"the count in {text.strip()!r} must be a whole number from 1")
+        return cls("titles" if what == "titles" else "rounds", int(count))
+
+    def __str__(self) -> str:
+        return f"{self.what}={self.count}"
+
+    def words(self) -> str:
+        """``"after 20 rounds"``, ``"once a player has 3 CAMAT titles"``."""
+        if self.what == "rounds":
+            return f"after {self.count} {'round' if self.count == 1 else 'rounds'}"
+        return f"once a player has {self.count} CAMAT {'title' if self.count == 1 else 'titles'}"
+
+    def reached(self, game: Game) -> bool:
+        """Whether ``game`` is over: its last round finished and the count reached."""
+        if not game.rounds or not game.round.finished:
+            return False
+        if self.what == "rounds":
+            return len(game.rounds) >= self.count
+        return max(game.titles) >= self.count
 
 
 def record_name(name: str, kind: str | None) -> str:
@@ -115,6 +163,8 @@ class PlaySession:
         ask: Callable[[Text], str] | None = None,
         pause: float = 0.0,
         echo: bool = False,
+        until: Until | None = None,
+        stand_ins: StandIns = (),
     ) -> None:
         if len(seats) != SEATS or seats[PERSON].player is not None:
             raise ValueError("a session seats one person at seat 0 and four computer players")
@@ -129,6 +179,10 @@ class PlaySession:
         self.pause = pause
         self.names = [s.name for s in self.seats]
         self.kinds = [s.kind or "" for s in self.seats]
+        self.until = until
+        """When the game ends (None: when the person quits)."""
+        self.stand_ins = [frozenset(marked) for marked in stand_ins]
+        """A resumed record's stand-ins' plays, kept when the game is saved again."""
 
     def ask(self, prompt: Text) -> str:
         answer = self._ask(prompt)
@@ -143,7 +197,8 @@ class PlaySession:
     # -- the whole session ---------------------------------------------------
 
     def run(self) -> None:
-        """Play until the person quits (q, Ctrl-C, end of input); the game is saved."""
+        """Play until the game's end (``until``) or the person quits (q, Ctrl-C, end of
+        input); the game is saved."""
         try:
             self._play()
         except Quit:
@@ -167,7 +222,21 @@ class PlaySession:
         )
 
     def save(self) -> None:
-        save_record(self.path, self.game, self.record_names)
+        save_record(self.path, self.game, self.record_names, stand_ins=self.stand_ins)
+
+    def over(self) -> bool:
+        """Whether the game has reached its end (never, without ``until``)."""
+        return self.until is not None and self.until.reached(self.game)
+
+    def _end(self) -> None:
+        """The game is over: its final standings, and where it is saved."""
+        self.console.print()
+        assert self.until is not None
+        self.say(Text(f"That was the last round: the game ends {self.until.words()}.", "bold"))
+        self.console.print(final_standings(self.game, self.names))
+        self.console.print()
+        self.say(Text(f"The game is saved in {self.path}"))
+        self.say(Text(f"Replay it with: domeng replay {self.path}"))
 
     def _play(self) -> None:
         game = self.game
@@ -181,12 +250,18 @@ class PlaySession:
                 )
             )
         while True:
+            if self.over():  # a resumed game that had already reached its end
+                self._end()
+                return
             if not game.rounds or game.round.finished:
                 self._deal()
             r = game.round
             self._play_round(r)
             self.console.print()
             self.console.print(round_summary(r, self.names))
+            if self.over():
+                self._end()
+                return
             answer = self.ask(Text("Press Enter for the next round, q to quit: ", style="bold"))
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise Quit
