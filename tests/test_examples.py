@@ -39,6 +39,7 @@ EXAMPLES = [
     "10-camat",
     "11-opening-free",
     "12-block-passes-free",
+    "13-stand-in",
 ]
 
 # -- a naive referee, from rules.md only ---------------------------------------
@@ -242,6 +243,8 @@ FACTS: dict[str, list[tuple[str, object, int, list[int], int]]] = {
     # The deal and plays of 07 in variant block_passes: free: nobody passes after
     # Andi's blocking play, so only the MANGUNO's 1 stone moves.
     "12-block-passes-free": [("block", [2, 4], 2, [1, 0, 0, 0, 0], 24)],
+    # The game of 02 with Cicci's three plays a stand-in's: the marks change nothing.
+    "13-stand-in": [("cappu", "ceki", 1, [5, 0, 1, 2, 4], 13)],
 }
 STARTERS: dict[str, list[int]] = {
     "08-table-runs-out": [1, 4, 4],
@@ -335,6 +338,50 @@ def test_the_variants_examples_use_their_variants() -> None:
     assert _expected_json("12-block-passes-free")["rounds"][0]["passes"] == []
     same = _record("07-mattikkeng-two")["rounds"]
     assert free["rounds"] == same
+
+
+def test_the_stand_in_example_is_the_ceki_game_told_as_a_computer_s_plays() -> None:
+    marked = _record("13-stand-in")["rounds"][0]["plays"]
+    plain = _record("02-ceki")["rounds"][0]["plays"]
+    assert [{k: v for k, v in p.items() if k != "stand_in"} for p in marked] == plain
+    assert [k for k, p in enumerate(marked, 1) if p.get("stand_in") is True] == [2, 6, 8]
+    assert marked[3]["stand_in"] is False  # false is the seat's own play, like no mark
+    assert _expected_json("13-stand-in") == _expected_json("02-ceki")
+    told = (EXAMPLES_DIR / "13-stand-in.out.txt").read_text("utf-8").splitlines()
+    ceki = (EXAMPLES_DIR / "02-ceki.out.txt").read_text("utf-8").splitlines()
+    changed = [(a, b) for a, b in zip(ceki, told, strict=True) if a != b]
+    assert changed == [
+        (
+            "   2. Cicci plays 6-4 at the right end [6|4]: the line shows 6 and 4.",
+            "   2. A computer plays for Cicci: 6-4 at the right end [6|4]; the line shows 6 and 4.",
+        ),
+        (
+            "   6. Cicci plays 6-0 at the right end [0|6] — MAPPAKULING: both ends show 6.",
+            "   6. A computer plays for Cicci: 6-0 at the right end [0|6] — MAPPAKULING: both"
+            " ends show 6.",
+        ),
+        (
+            "   8. Cicci plays 6-5 at the left end [5|6]: the line shows 5 and 3.",
+            "   8. A computer plays for Cicci: 6-5 at the left end [5|6]; the line shows 5 and 3.",
+        ),
+    ]
+
+
+def test_every_telling_ends_with_the_standings_so_far() -> None:
+    told = (EXAMPLES_DIR / "10-camat.out.txt").read_text("utf-8")
+    tail = told[told.index("Standings after 4 rounds\n========================\n") :]
+    # Emba: the only CAMAT title. Besse and Daeng hold 2 stones each: Daeng received
+    # fewer over the game (9 against 12), so Daeng ranks above Besse.
+    ranks = [" ".join(line.split()[:2]) for line in tail.splitlines()[2:7]]
+    assert ranks == ["1. Emba", "2. Daeng", "3. Besse", "4. Cicci", "5. Andi"]
+    assert "Emba leads with 1 CAMAT title." in tail
+    assert "  Daeng                 9           0" in tail
+    assert "  Besse                12           0" in tail
+    assert tail.endswith("Next to start: Emba.\n")
+    for name in EXAMPLES:
+        text = (EXAMPLES_DIR / f"{name}.out.txt").read_text("utf-8")
+        rounds = len(_record(name)["rounds"])
+        assert f"\nStandings after {rounds} round" in text, name
 
 
 def test_the_camat_example_elects_and_resets() -> None:

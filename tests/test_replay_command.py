@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 import domeng.account
 import domeng.engine.record
+import domeng.terminal.session
+from domeng.account import you_form
 from domeng.cli import main
 from domeng.commands.replay import format_summary, tell
 from domeng.engine import Game
@@ -36,7 +38,7 @@ def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-@pytest.mark.parametrize("module", [domeng.account, domeng.engine.record])
+@pytest.mark.parametrize("module", [domeng.account, domeng.engine.record, domeng.terminal.session])
 def test_doctests(module: object) -> None:
     failures, tried = doctest.testmod(module)  # type: ignore[arg-type]
     assert tried > 0 and failures == 0
@@ -203,3 +205,116 @@ def test_who_starts_is_told_from_before_the_round() -> None:
         if found == {"winner elected", "camat"}:
             break
     assert found == {"winner elected", "camat"}
+
+
+# -- stand-ins and the standings ------------------------------------------------------
+
+
+def _stand_in_record(tmp_path: Path, players: list[str], *plays: int) -> Path:
+    """02-ceki with these plays (1-based) made by a computer."""
+    doc = json.loads((EXAMPLES / "02-ceki.json").read_text("utf-8"))
+    doc["players"] = players
+    for k in plays:
+        doc["rounds"][0]["plays"][k - 1]["stand_in"] = True
+    path = tmp_path / "stand-in.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    return path
+
+
+def test_a_stand_in_s_play_is_told_as_a_computer_s_for_the_person(tmp_path: Path) -> None:
+    # Cicci's play 2 (here she is Guest) and Besse's play 5 (the 1-0).
+    path = _stand_in_record(tmp_path, ["Andi", "Besse", "Guest", "Daeng", "Emba"], 2, 5)
+    code, out, err = _run([str(path)])
+    assert (code, err) == (0, "")
+    assert (
+        "   2. A computer plays for Guest: 6-4 at the right end [6|4]; the line shows 6 and 4.\n"
+        in out
+    )
+    assert (
+        "   5. A computer plays for Besse: 1-0 at the right end [1|0]; the line shows 6 and 0.\n"
+        in out
+    )
+    assert out.count("A computer plays for") == 2
+    assert "   6. Guest plays 6-0 at the right end [0|6]" in out  # her own again
+    # --json is the same document, marks or not.
+    code, marked, _ = _run([str(path), "--json"])
+    assert code == 0
+    assert marked == (EXAMPLES / "02-ceki.out.json").read_text("utf-8")
+
+
+def test_tell_takes_the_marks_beside_the_game() -> None:
+    game, players = load_record(EXAMPLES / "02-ceki.json")
+    plain = tell(game, players)
+    marked = tell(game, players, [frozenset({0})])
+    assert "   1. A computer plays for Besse and opens with 6-6 (a LEMPA): the line shows 6" in (
+        marked
+    )
+    assert plain.replace("   1. Besse opens", "   1. A computer plays for Besse and opens") == (
+        marked
+    )
+    assert tell(game, players, ()) == plain == tell(game, players, [frozenset()])
+
+
+def test_a_stand_in_for_you_is_told_in_the_second_person(tmp_path: Path) -> None:
+    # The terminal's player is "You" at seat 0; play 4 is seat 0's 5-1.
+    path = _stand_in_record(tmp_path, ["You", "Besse", "Cicci", "Daeng", "Emba"], 4)
+    _, out, _ = _run([str(path)])
+    assert "   4. A computer plays for you: 5-1 at the right end [5|1]; the line shows 6" in out
+    assert "for You" not in out
+
+
+def _tail(text: str) -> str:
+    return text[text.index("\nStandings") :]
+
+
+def test_the_telling_ends_with_the_standings_so_far(tmp_path: Path) -> None:
+    _, out, _ = _run([str(EXAMPLES / "05-mattikkeng-one.json")])
+    tail = _tail(out)
+    # Besse and Daeng: no titles, 1 stone, 1 received each: they share first place.
+    assert tail.startswith("\nStandings after 1 round\n=======================\n")
+    assert "  1. Besse      1 stone  0 CAMAT titles\n  1. Daeng      1 stone  0 CAMAT titles\n" in (
+        tail
+    )
+    assert "  3. Cicci     2 stones" in tail and "  3. Emba      2 stones" in tail
+    assert "  5. Andi      6 stones" in tail
+    assert "Besse and Daeng share the lead: no CAMAT titles, 1 stone and 1 received each." in (tail)
+    assert "          stones received  rounds won  CEKI  POLLO  MANGUNO  MATTIKKENG\n" in tail
+    assert "  Daeng                 1           1     0      0        0           1\n" in tail
+    assert "  Andi                  6           0     0      0        1           0\n" in tail
+    assert "wins the game" not in out and "Final" not in out  # a record may go on
+
+
+def test_the_standings_of_an_unfinished_game(tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLES / "10-camat.json").read_text("utf-8"))
+    doc["rounds"][-1]["plays"] = doc["rounds"][-1]["plays"][:3]
+    path = tmp_path / "unfinished.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    _, out, _ = _run([str(path)])
+    assert "\nStandings after 3 rounds and 3 plays of round 4\n" in out
+    doc["rounds"] = doc["rounds"][:1]
+    doc["rounds"][0]["plays"] = doc["rounds"][0]["plays"][:1]
+    path.write_text(json.dumps(doc), "utf-8")
+    _, out, _ = _run([str(path)])
+    assert "\nStandings after 1 play of round 1\n" in out
+    doc["rounds"] = []
+    path.write_text(json.dumps(doc), "utf-8")
+    code, out, _ = _run([str(path)])
+    assert code == 0
+    assert "\nStandings (no round has been dealt)\n" in out
+    assert "leads" not in out and "Over the game" not in out
+
+
+def test_the_lead_is_told_by_what_decides_it() -> None:
+    names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+    for example, sentence in (
+        ("10-camat", "Emba leads with 1 CAMAT title."),
+        ("08-table-runs-out", "Daeng leads with no CAMAT titles and the fewest stones (1)."),
+        ("04-manguno", "Besse, Cicci and Daeng share the lead: no CAMAT titles, 1 stone"),
+    ):
+        game, _ = load_record(EXAMPLES / f"{example}.json")
+        assert sentence in tell(game, names), example
+    # 06: Andi (seat 0) and Daeng lead together; the terminal's "You" is at seat 0.
+    game, _ = load_record(EXAMPLES / "06-mattikkeng-equal.json")
+    you = tell(game, ["You", "Besse", "Cicci", "Daeng", "Emba"])
+    assert "\nYou and Daeng share the lead: no CAMAT titles, 1 stone and 1 received each." in you
+    assert you_form("You leads with 1 CAMAT title", "You") == "You lead with 1 CAMAT title"

@@ -11,17 +11,32 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import click
 
-from domeng.account import describe, narrate, pips, plural, shortfall, you_form
+from domeng.account import (
+    describe,
+    narrate,
+    pips,
+    plural,
+    shortfall,
+    standings_sentence,
+    you_form,
+)
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
-from domeng.engine.record import RecordError, load_record, loads_record, replay_summary
+from domeng.engine.record import (
+    RecordError,
+    StandIns,
+    load_recorded_game,
+    loads_recorded_game,
+    replay_summary,
+)
 from domeng.engine.round import Round
+from domeng.engine.standings import standings
 from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_of
 
 EXIT_INVALID = 2
@@ -114,7 +129,9 @@ def _why_starts(game: Game, r: Round, names: Sequence[str]) -> str:
 _LEMPA = frozenset(t for t in range(28) if HIGH[t] == LOW[t] and HIGH[t] >= 3)
 
 
-def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[str]:
+def _tell_round(
+    game: Game, r: Round, names: Sequence[str], width: int, stand_ins: Collection[int]
+) -> list[str]:
     out = [f"Round {r.number}", "=" * len(f"Round {r.number}")]
     out.append(_why_starts(game, r, names) + ".")
     out.append("Deal:")
@@ -131,7 +148,8 @@ def _tell_round(game: Game, r: Round, names: Sequence[str], width: int) -> list[
         if isinstance(e, Played):
             plays += 1
             _grow(line, e)
-            out.append(f"  {plays:>2}. {you_form(describe(e, names), names[0])}.")
+            text = describe(e, names, stand_in=plays - 1 in stand_ins)
+            out.append(f"  {plays:>2}. {you_form(text, names[0])}.")
             out.append(f"      line: {_line_text(line)}")
             i += 1
             continue
@@ -178,8 +196,52 @@ def _standing_line(r: Round, names: Sequence[str]) -> str:
     return f"{_stones_text(r.stones, r.table, names)}; CAMAT: {camat}."
 
 
-def tell(game: Game, players: Sequence[str]) -> str:
-    """The game told for people, round by round, with the standings at the end."""
+def _standings_title(game: Game) -> str:
+    """``"Standings after 4 rounds"``; a round being played is said as such."""
+    if not game.rounds:
+        return "Standings (no round has been dealt)"
+    finished = sum(1 for r in game.rounds if r.finished)
+    title = f"Standings after {plural(finished, 'round')}"
+    if not game.round.finished:
+        played = len(game.round.plays)
+        title += f" and {plural(played, 'play')} of round {game.round.number}"
+    return title.replace("after no rounds and ", "after ")
+
+
+_FIGURES = ("stones received", "rounds won", "CEKI", "POLLO", "MANGUNO", "MATTIKKENG")
+
+
+def _tell_standings(game: Game, names: Sequence[str], width: int) -> list[str]:
+    """The standings of the game so far: the rank order (most CAMAT titles, then fewest
+    stones, then fewest received), who leads, and every player's figures over the game."""
+    title = _standings_title(game)
+    out = [title, "=" * len(title)]
+    table = standings(game)
+    for st in table:
+        s = st.seat
+        mark = "  CAMAT" if game.camat == s else ""
+        out.append(
+            f"  {st.rank}. {names[s]:<{width}}  {plural(st.stones):>10}  "
+            f"{st.titles} CAMAT {'title' if st.titles == 1 else 'titles'}{mark}"
+        )
+    out.append(f"     {'table':<{width}}  {plural(game.table):>10}")
+    if not game.rounds:
+        return out
+    out.append(you_form(standings_sentence(table, names, over=False), names[0]) + ".")
+    out += ["Over the game:", f"  {'':<{width}}  " + "  ".join(_FIGURES)]
+    for st in table:
+        values = (st.received, st.rounds_won, st.ceki, st.pollo, st.manguno, st.mattikkeng)
+        cells = "  ".join(f"{v:>{len(h)}}" for v, h in zip(values, _FIGURES, strict=True))
+        out.append(f"  {names[st.seat]:<{width}}  {cells}")
+    return out
+
+
+def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
+    """The game told for people, round by round, with the standings at the end.
+
+    ``stand_ins`` (per round, the indices in ``Round.plays`` of a stand-in's plays, as
+    :class:`~domeng.engine.record.RecordedGame` has them): those plays are told as
+    a computer's made for the person."""
     names = list(players)
     width = max(len(n) for n in [*names, "unused"])
     v = game.variants
@@ -188,18 +250,11 @@ def tell(game: Game, players: Sequence[str]) -> str:
         f"block_passes {v.block_passes.value}.",
         "Players: " + ", ".join(f"{names[s]} (seat {s})" for s in range(SEATS)) + ".",
     ]
-    for r in game.rounds:
+    for i, r in enumerate(game.rounds):
         out.append("")
-        out += _tell_round(game, r, names, width)
-    out += ["", "Standings", "========="]
-    stones, titles = game.stones, game.titles
-    for s in range(SEATS):
-        mark = "  CAMAT" if game.camat == s else ""
-        out.append(
-            f"  {names[s]:<{width}}  {plural(stones[s]):>10}  "
-            f"{titles[s]} CAMAT {'title' if titles[s] == 1 else 'titles'}{mark}"
-        )
-    out.append(f"  {'table':<{width}}  {plural(game.table):>10}")
+        marked = stand_ins[i] if i < len(stand_ins) else frozenset[int]()
+        out += _tell_round(game, r, names, width, marked)
+    out += ["", *_tell_standings(game, names, width)]
     nxt = game.next_starter()
     if nxt is not None:
         out.append(f"Next to start: {names[nxt]}.")
@@ -232,10 +287,14 @@ def command(record: Path, as_json: bool) -> None:
     """
     try:
         if os.fspath(record) == "-":
-            game, players = loads_record(sys.stdin.buffer.read())
+            recorded = loads_recorded_game(sys.stdin.buffer.read())
         else:
-            game, players = load_record(record)
-        text = format_summary(replay_summary(game)) if as_json else tell(game, players)
+            recorded = load_recorded_game(record)
+        game = recorded.game
+        if as_json:
+            text = format_summary(replay_summary(game))
+        else:
+            text = tell(game, recorded.players, recorded.stand_ins)
     except RecordError as exc:
         _fail(str(exc), EXIT_INVALID)
         return
