@@ -15,8 +15,8 @@ from domeng.server.schema import KINDS, protocol_schema
 
 Json = dict[str, Any]
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-CLIENT_TYPES = {"hello", "play", "ready", "sync", "ping"}
-SERVICE_TYPES = {"welcome", "state", "update", "seats", "ok", "left", "pong", "error"}
+CLIENT_TYPES = {"hello", "play", "ready", "sync", "ping", "back"}
+SERVICE_TYPES = {"welcome", "state", "update", "seats", "ok", "left", "pong", "error", "again"}
 ELIDED = "..."
 
 
@@ -57,6 +57,8 @@ def without_elisions(doc: object) -> object:
 
 def kind_of(doc: Json) -> str | None:
     kind = doc.get("type")
+    if kind == "chat":  # both ways: the service's names its speaker
+        return "service_message" if "name" in doc else "client_message"
     if kind in CLIENT_TYPES:
         return "client_message"
     if kind in SERVICE_TYPES:
@@ -78,6 +80,10 @@ def kind_of(doc: Json) -> str | None:
         return "take_seat"
     if keys == {"token"}:
         return "leave_seat"
+    if {"token", "action"} <= keys:
+        return "host_action"
+    if keys == {"tables", "next"}:
+        return "tables"
     return None
 
 
@@ -90,6 +96,7 @@ NOT_MODELLED = {
     frozenset({"rounds"}),
     frozenset({"titles"}),
     frozenset({"table"}),
+    frozenset({"2"}),  # the invitation links of a table, shown alone
 }
 
 

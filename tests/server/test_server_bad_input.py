@@ -95,7 +95,8 @@ def test_a_taken_seat_a_computer_seat_and_a_wrong_token_are_refused(service: Any
     http = service.http
     level = service.level()
     t = service.new_table(
-        [{"kind": "person"}, {"kind": "person"}] + [{"kind": "computer", "level": level}] * 3,
+        [{"kind": "person", "open": True}, {"kind": "person", "open": True}]
+        + [{"kind": "computer", "level": level}] * 3,
         pace_ms=0,
     )
     tid = t["id"]
@@ -140,8 +141,9 @@ def test_an_unknown_route_answers_json_404(service: Any) -> None:
 def test_a_post_that_is_not_sent_as_json_is_refused_and_creates_nothing(service: Any) -> None:
     # a web page of another site can send text/plain without asking the service first
     before = service.http.get("/api/tables").json()["tables"]
-    body = '{"seats": [{"kind": "computer", "level": "random"}, {"kind": "person"},'
-    body += ' {"kind": "person"}, {"kind": "person"}, {"kind": "person"}]}'
+    body = '{"seats": [{"kind": "computer", "level": "random"}, {"kind": "person", "open": true},'
+    body += ' {"kind": "person", "open": true}, {"kind": "person", "open": true},'
+    body += ' {"kind": "person", "open": true}]}'
     for kind in ("text/plain", "application/x-www-form-urlencoded", None):
         headers = {"content-type": kind} if kind else {}
         r = service.http.post("/api/tables", content=body, headers=headers)
@@ -170,7 +172,7 @@ def test_the_small_refusals_say_what_is_wrong(service: Any) -> None:
     # an unknown table is named before its seat is read
     r = service.http.post("/api/tables/nope/seats/abc", json={"name": "Eve"})
     assert r.json()["error"]["code"] == "unknown_table"
-    seats = [{"kind": "person"}] * 2 + [{"kind": "computer", "level": "random"}] * 3
+    seats = [{"kind": "person", "open": True}] * 2 + [{"kind": "computer", "level": "random"}] * 3
     t = service.new_table(seats)
     r = service.http.post(f"/api/tables/{t['id']}/seats/1", json={"name": "Eve", "colour": "red"})
     assert r.status_code == 422

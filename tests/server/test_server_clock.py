@@ -10,15 +10,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
 
-from domeng.engine import Move, SeatView
+from domeng.engine import Move, SeatView, tile_name
 from domeng.server.bodies import NewTable
 from domeng.server.clock import FakeClock
 from domeng.server.hub import Hub
+from domeng.server.messages import Back, Play, Ready
 from domeng.server.players import BotRunner, choose_move
 from domeng.server.storage import MemoryStorage, SQLiteStorage, Storage
 from domeng.server.tables import Connection, Table
@@ -43,7 +45,7 @@ async def settle(hub: Hub, clock: FakeClock) -> None:
     for _ in range(5000):  # 5 s of real time at most
         await asyncio.sleep(0.001)
         tasks = [t.task for t in hub.tables.values() if t.task is not None]
-        if all(task in clock.sleeping for task in tasks):
+        if all(task in clock.sleeping for task in tasks) and not hub.chores:
             return
     raise AssertionError("the hub did not settle")
 
@@ -74,19 +76,27 @@ async def person_and_four_computers(
     storage: Storage, **settings: Any
 ) -> tuple[Hub, FakeClock, Table, str]:
     clock = FakeClock()
-    hub = Hub(storage, InlineRunner(), clock)
+    hub = Hub(storage, InlineRunner(), clock, deals=random.Random(11))
+    await hub.load()  # as the service starts: every stored table, and the look for idle ones
     seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": "random"}] * 4
-    t, tokens = await hub.create_table(NewTable.model_validate({"seats": seats, **settings}))
+    created = await hub.create_table(NewTable.model_validate({"seats": seats, **settings}))
+    t, tokens = created.table, created.tokens
     return hub, clock, t, tokens[0]
 
 
-async def until_seat_in_turn(hub: Hub, clock: FakeClock, t: Table, seat: int, step: float) -> None:
-    """Move the clock on by ``step`` until ``seat`` is in turn (a new round is dealt when
-    the last one ends)."""
-    for _ in range(200):
+async def until_seat_in_turn(
+    hub: Hub, clock: FakeClock, t: Table, seat: int, step: float, me: Connection | None = None
+) -> None:
+    """Move the clock on by ``step`` until ``seat`` is in turn; between rounds ``me`` (the
+    seat's connection) says it is ready."""
+    for _ in range(400):
         await settle(hub, clock)
         if t.game.turn == seat:
             return
+        behind = t.seats[seat].stored.ready < len(t.game.rounds)
+        if me is not None and t.status == "between" and behind:
+            await hub.ready(t, me, Ready.model_validate({"type": "ready"}))
+            continue
         clock.advance(step)
     raise AssertionError(f"seat {seat} never came to play")
 
@@ -154,7 +164,8 @@ def test_computer_players_move_at_the_tables_pace_and_not_before() -> None:
         clock = FakeClock()
         hub = Hub(MemoryStorage(), InlineRunner(), clock)
         seats = [{"kind": "computer", "level": "random"}] * 5
-        t, _ = await hub.create_table(NewTable.model_validate({"seats": seats, "pace_ms": 250}))
+        created = await hub.create_table(NewTable.model_validate({"seats": seats, "pace_ms": 250}))
+        t, _ = created.table, created.tokens
         watcher = Connection()
         hub.hello(t, watcher, None)
         await settle(hub, clock)
@@ -169,6 +180,93 @@ def test_computer_players_move_at_the_tables_pace_and_not_before() -> None:
             assert t.state == state + 1, "a computer player did not move at its pace"
             moves.append(t.state)
         assert [m["type"] for m in drain(watcher)].count("update") >= 8
+        await hub.close()
+
+    run(main)
+
+
+def test_the_turn_clock_plays_for_a_person_out_of_time_and_then_plays_on() -> None:
+    async def main() -> None:
+        hub, clock, t, token = await person_and_four_computers(
+            MemoryStorage(), pace_ms=800, stand_in=None, turn_seconds=15
+        )
+        me = Connection()
+        hub.hello(t, me, token)
+        await until_seat_in_turn(hub, clock, t, 0, step=0.8)
+        clock_json = t.public_json()["clock"]
+        assert clock_json["seat"] == 0 and clock_json["left_ms"] == 15_000
+        state = t.state
+        clock.advance(14.999)
+        await settle(hub, clock)
+        assert t.state == state  # still hers
+        assert t.public_json()["clock"]["left_ms"] == 1
+        clock.advance(0.001)  # out of time: a computer makes this one move for her, at once
+        await settle(hub, clock)
+        assert t.state == state + 1
+        assert t.seats[0].stored.timeouts == 1
+        played = [e for e in t.events_json() if e["kind"] == "played"][-1]
+        assert played["seat"] == 0 and played["stand_in"] is True
+        assert "computer plays for Ann" in played["text"]
+        assert not t.public_json()["seats"][0]["stand_in"]  # one move only
+
+        # out of time a second time in a row: from then on a computer plays on for her
+        await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me)
+        clock.advance(15)
+        await settle(hub, clock)
+        assert t.seats[0].stored.timeouts == 2
+        assert t.public_json()["seats"][0]["stand_in"] is True
+        # "back to my seat": she plays again, on the clock
+        back = Back.model_validate({"type": "back", "id": 1})
+        await hub.back(t, me, back)
+        assert t.seats[0].stored.timeouts == 0
+        assert not t.public_json()["seats"][0]["stand_in"]
+        await hub.close()
+
+    run(main)
+
+
+def test_a_person_who_plays_in_time_plays_and_the_count_starts_again() -> None:
+    async def main() -> None:
+        hub, clock, t, token = await person_and_four_computers(
+            MemoryStorage(), pace_ms=800, stand_in=None, turn_seconds=15
+        )
+        me = Connection()
+        hub.hello(t, me, token)
+        await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me)
+        clock.advance(15)
+        await settle(hub, clock)
+        assert t.seats[0].stored.timeouts == 1
+        await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me)
+        clock.advance(14)
+        m = t.game.legal_moves()[0]
+        msg = {"type": "play", "tile": tile_name(m.tile), "end": m.end.word, "state": t.state}
+        await hub.play(t, me, Play.model_validate(msg))
+        assert t.seats[0].stored.timeouts == 0
+        played = [e for e in t.events_json() if e["kind"] == "played" and e["seat"] == 0][-1]
+        assert played["stand_in"] is False
+        assert t.public_json()["clock"] is None or t.public_json()["clock"]["seat"] != 0
+        await hub.close()
+
+    run(main)
+
+
+def test_a_game_nobody_played_at_for_30_days_is_closed_and_its_record_kept() -> None:
+    async def main() -> None:
+        hub, clock, t, _ = await person_and_four_computers(MemoryStorage(), pace_ms=800)
+        for _ in range(500):  # Ann never comes: the stand-in plays her round to its end
+            await settle(hub, clock)
+            if t.status == "between":
+                break
+            clock.advance(1.0)
+        assert t.status == "between" and not t.finished
+        clock.advance(29 * 86_400)
+        await settle(hub, clock)
+        assert not t.finished  # 29 days: still open
+        clock.advance(2 * 86_400)
+        await settle(hub, clock)
+        assert t.finished and t.why_ended == "idle"
+        assert t.public_json()["status"] == "finished"
+        assert t.record_json()["format"] == "domeng.record/1"
         await hub.close()
 
     run(main)

@@ -77,13 +77,28 @@ def test_an_absent_person_is_replaced_by_a_computer_and_takes_the_seat_back(serv
     table = service.http.get(f"/api/tables/{t['id']}").json()
     assert not table["seats"][0]["taken"]
     assert table["seats"][0]["stand_in"]
-    assert table["links"]["join"] == [f"/?table={t['id']}&seat=0"]
+    # a seat taken at creation is nobody else's to take: it waits for a new invitation,
+    # which the host shares
+    assert table["links"]["join"] == []
+    assert table["seats"][0]["invited"]
     r = service.http.post(f"/api/tables/{t['id']}/seats/0", json={"name": "Ann"})
+    assert r.status_code == 403
+    assert r.json()["error"]["code"] == "bad_invite"
+    host = {"token": t["host_token"], "action": "invites"}
+    link = service.http.post(f"/api/tables/{t['id']}/host", json=host).json()["invites"]["0"]
+    code = link.split("invite=")[1]
+    r = service.http.post(f"/api/tables/{t['id']}/seats/0", json={"name": "Ann", "invite": code})
     assert r.status_code == 201
     back = service.socket(t["id"])
     state = back.hello(r.json()["token"])
-    assert state["view"]["seat"] == 0
     assert state["table"]["seats"][0]["name"] == "Ann"
+    # in a round being played she watches (no hand) and sits from the next round
+    if state["table"]["status"] == "playing":
+        assert state["view"]["seat"] is None
+        assert state["view"]["hand"] is None
+        assert state["table"]["seats"][0]["waiting"]
+    else:
+        assert state["view"]["seat"] == 0
     for s in (watcher, player, back):
         s.close()
 

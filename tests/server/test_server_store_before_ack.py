@@ -42,11 +42,12 @@ def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
         storage = FailingStorage(":memory:")
         hub = Hub(storage)
         computer = {"kind": "computer", "level": "random"}
-        t, tokens = await hub.create_table(
+        created = await hub.create_table(
             NewTable.model_validate(
                 {"seats": [{"kind": "person", "name": "Ann"}] + [computer] * 4, "pace_ms": 0}
             )
         )
+        t, tokens = created.table, created.tokens
         for _ in range(500):  # the computer players move on the loop's next turns
             if t.game.turn == 0:
                 break

@@ -70,7 +70,8 @@ def test_a_watcher_who_leaves_in_the_pause_between_rounds_stops_the_next(
 async def computer_table(tmp_path: Path, pace_ms: int) -> tuple[Hub, Table]:
     hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"))
     seats = [{"kind": "computer", "level": "random"}] * 5
-    t, _ = await hub.create_table(NewTable.model_validate({"seats": seats, "pace_ms": pace_ms}))
+    created = await hub.create_table(NewTable.model_validate({"seats": seats, "pace_ms": pace_ms}))
+    t, _ = created.table, created.tokens
     return hub, t
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import random
+import shutil
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,16 +20,19 @@ import pytest
 from domeng.engine import Game, tile_name
 from domeng.engine.tiles import names
 from domeng.server.storage import (
+    CHAT_KEPT,
     MemoryStorage,
     SQLiteStorage,
     Storage,
     StorageError,
     StorageWriter,
+    StoredChat,
     StoredDeal,
     StoredPlay,
     StoredSeat,
     StoredTable,
 )
+from domeng.server.storage.sqlite import MIGRATIONS
 from domeng.server.tables import Settings, rebuild
 
 
@@ -151,6 +155,50 @@ def test_a_write_the_storage_refuses_raises_and_keeps_nothing(
     assert store.load_tables() == before
 
 
+def test_what_playing_with_friends_keeps_comes_back(store: Storage) -> None:
+    t = table()
+    t.host_hash, t.host_seat = "h" * 64, 0
+    t.seats[1] = StoredSeat("person", None, "Seat 1", None, 0, 3, "i" * 64, False, 2, 1)
+    store.create_table(t)
+    store.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"], at=5.5))
+    store.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right", stand_in=True, at=6.25))
+    store.end_table("t1", "host")
+    (loaded,) = store.load_tables()
+    assert loaded.host_hash == "h" * 64
+    assert loaded.host_seat == 0
+    assert loaded.ended == "host"
+    assert loaded.seats[1] == t.seats[1]
+    assert loaded.deals[0].at == 5.5
+    assert loaded.plays[0][0] == StoredPlay(0, "6-6", "right", True, 6.25)
+
+
+def test_the_last_chat_messages_come_back_in_order(store: Storage) -> None:
+    store.create_table(table())
+    store.create_table(table("t2", 2.0))
+    for n in range(CHAT_KEPT + 7):
+        store.add_chat("t1", StoredChat(n % 5, f"P{n}", f"m{n}", None, float(n)))
+    store.add_chat("t1", StoredChat(None, "Watcher", None, "good_game", 999.0))
+    store.add_chat("t2", StoredChat(1, "B", "hi", None, 1.0))
+    t1, t2 = store.load_tables()
+    assert len(t1.chat) == CHAT_KEPT
+    assert [c.text for c in t1.chat[:3]] == ["m8", "m9", "m10"]
+    assert t1.chat[-1] == StoredChat(None, "Watcher", None, "good_game", 999.0)
+    assert t2.chat == [StoredChat(1, "B", "hi", None, 1.0)]
+    with pytest.raises(StorageError):
+        store.add_chat("nope", StoredChat(1, "B", "hi", None, 1.0))
+
+
+def test_a_removed_table_leaves_the_tables_loaded(store: Storage) -> None:
+    store.create_table(table())
+    store.create_table(table("t2", 2.0))
+    store.remove_table("t1")
+    assert [t.id for t in store.load_tables()] == ["t2"]
+    with pytest.raises(StorageError):
+        store.remove_table("nope")
+    with pytest.raises(StorageError):
+        store.end_table("nope", "host")
+
+
 def test_a_stored_game_replays_into_the_same_game(store: Storage) -> None:
     game = Game()
     rng = random.Random(3)
@@ -212,6 +260,15 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
             threads.add(threading.current_thread().name)
             store.add_play(table_id, number, index, play)
 
+        def end_table(self, table_id: str, why: str) -> None:
+            store.end_table(table_id, why)
+
+        def remove_table(self, table_id: str) -> None:
+            store.remove_table(table_id)
+
+        def add_chat(self, table_id: str, message: StoredChat) -> None:
+            store.add_chat(table_id, message)
+
         def close(self) -> None:
             pass
 
@@ -233,3 +290,27 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
     assert [p.seat for p in loaded.plays[0]] == [n % 5 for n in range(20)]
     assert len(threads) == 1
     assert next(iter(threads)).startswith("domeng-storage")
+
+
+def test_a_file_of_the_first_version_opens_in_place_and_keeps_every_table(tmp_path: Path) -> None:
+    # made by the service before playing with friends (schema 1), with two tables
+    old = tmp_path / "tables.sqlite3"
+    shutil.copy(Path(__file__).parent / "fixtures" / "tables-v1.sqlite3", old)
+    s = SQLiteStorage(old)
+    assert s.version == len(MIGRATIONS)
+    first, second = s.load_tables()
+    assert (first.id, second.id) == ("0123456789", "abcdefabcd")
+    assert [len(p) for p in first.plays] == [18, 19]
+    assert first.seats[0].token_hash == "ab" * 32
+    # the open seats of then stay open to anyone; nothing was a stand-in's
+    assert first.seats[1].open
+    assert not first.seats[0].open or first.seats[0].token_hash
+    assert not any(p.stand_in for r in first.plays for p in r)
+    game = rebuild(first)
+    assert len(game.rounds) == 2 and game.round.finished
+    s.add_chat("0123456789", StoredChat(0, "Ann", "still here", None, 1.0))
+    s.close()
+    again = SQLiteStorage(old)  # a second opening migrates nothing more
+    assert again.version == len(MIGRATIONS)
+    assert again.load_tables()[0].chat[-1].text == "still here"
+    again.close()

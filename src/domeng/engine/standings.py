@@ -74,8 +74,8 @@ def standings(game: Game) -> list[Standing]:
                     pollo[e.first_cappu] += 1
                 if e.manguno is not None:
                     manguno[e.manguno] += 1
-                for s in e.mattikkeng:
-                    mattikkeng[s] += 1
+                for seat in e.mattikkeng:
+                    mattikkeng[seat] += 1
     stones = list(game.rounds[-1].stones) if game.rounds else [0] * SEATS
     figures = [
         Standing(

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -34,7 +35,7 @@ from starlette.websockets import WebSocket
 
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
-from domeng.engine.record import RecordError, game_from_record
+from domeng.engine.record import RecordError, recorded_game
 
 from . import wire
 from .bodies import (
@@ -47,6 +48,8 @@ from .bodies import (
     read_body,
 )
 from .clock import Clock
+from .documents import Json
+from .host import HOST_WORDS, HostAction, act
 from .hub import Hub
 from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
@@ -55,6 +58,11 @@ from .socket import table_socket
 from .storage import Storage
 from .tables import STATUSES, Seat, Table, TableError
 
+MAX_PAGE = 500
+DEFAULT_PAGE = 100
+"""The most tables, and the tables by default, in one page of ``GET /api/tables``."""
+MAX_QR = 500
+"""The longest text ``GET /api/qr.svg`` makes a QR code of."""
 MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
 MAX_RECORD = 4_000_000
@@ -159,18 +167,38 @@ async def list_tables(request: Request) -> Response:
     if status is not None and status not in STATUSES:
         known = ", ".join(STATUSES)
         raise TableError("bad_status", f"there is no status {status!r} (known: {known})", 400)
-    tables = [t.public_json() for t in hub.tables.values()]
-    if status:
-        tables = [t for t in tables if t["status"] == status]
-    return JSONResponse({"tables": tables})
+    limit = _whole(request.query_params.get("limit"), "limit", 1, MAX_PAGE, DEFAULT_PAGE)
+    cursor = request.query_params.get("cursor") or None
+    page: list[Json] = []
+    after = cursor is None
+    for t in hub.tables.values():  # oldest first
+        if not after:
+            after = t.id == cursor
+            continue
+        if status and t.status != status:
+            continue
+        if len(page) == limit:
+            return JSONResponse({"tables": page, "next": page[-1]["id"]})
+        page.append(t.public_json())
+    if not after:
+        raise TableError("bad_cursor", f"there is no table {cursor!r} to go on from", 400)
+    return JSONResponse({"tables": page, "next": None})
+
+
+def _whole(text: str | None, name: str, low: int, high: int, default: int) -> int:
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        message = f"{name} must be a whole number from {low} to {high}"
+        raise TableError("bad_query", message, 400)
+    return int(text)
 
 
 async def create_table(request: Request) -> Response:
     new = read_body(await _body(request), NewTable, NEW_TABLE_WORDS)
-    table, tokens = await _hub(request).create_table(new)
-    answer = table.public_json()
-    answer["tokens"] = {str(n): tok for n, tok in tokens.items()}
-    return JSONResponse(answer, status_code=201, headers={"Location": f"/api/tables/{table.id}"})
+    created = await _hub(request).create_table(new)
+    location = {"Location": f"/api/tables/{created.table.id}"}
+    return JSONResponse(created.json(), status_code=201, headers=location)
 
 
 async def get_table(request: Request) -> Response:
@@ -200,9 +228,10 @@ async def get_replay(request: Request) -> Response:
     # A long game takes a while to replay: in a worker thread, not on the event loop.
     # The finished rounds it reads no longer change.
     names, rounds = list(t.names), [r for r in t.game.rounds if r.finished]
+    marks = [set(m) for m in t.stand_ins[: len(rounds)]]
 
     def work() -> bytes:
-        return _json_bytes(wire.replay_rounds(t.game.variants, rounds, names))
+        return _json_bytes(wire.replay_rounds(t.game.variants, rounds, names, marks))
 
     return Response(await _replay(request, work), media_type="application/json")
 
@@ -220,10 +249,10 @@ async def replay_record(request: Request) -> Response:
 
     def work() -> bytes:
         try:
-            game, players = game_from_record(doc)
+            got = recorded_game(doc)
         except RecordError as e:
             raise TableError("bad_record", str(e), 422) from None
-        return _json_bytes(wire.replay_json(game, players))
+        return _json_bytes(wire.replay_json(got.game, got.players, got.stand_ins))
 
     return Response(await _replay(request, work), media_type="application/json")
 
@@ -243,6 +272,22 @@ async def leave_seat(request: Request) -> Response:
     body = read_body(await _body(request), LeaveSeat, LEAVE_WORDS)
     await _hub(request).leave_seat(t, seat, body)
     return JSONResponse({"table": t.public_json()})
+
+
+async def host(request: Request) -> Response:
+    """The host's say (:mod:`.host`)."""
+    t = _hub(request).table(request.path_params["id"])
+    body = read_body(await _body(request), HostAction, HOST_WORDS)
+    return JSONResponse(await act(_hub(request), t, body))
+
+
+async def qr_code(request: Request) -> Response:
+    """A QR code of ``?data=`` (a link to share), as SVG."""
+    data = request.query_params.get("data", "")
+    if not data or len(data) > MAX_QR:
+        raise TableError("bad_query", f"data must be 1 to {MAX_QR} characters", 400)
+    svg = segno.make(data, error="m").svg_inline(scale=4, border=2, dark="#1b1b1b")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
 
 
 async def protocol_schema_route(request: Request) -> Response:
@@ -349,6 +394,8 @@ def create_app(
         Route("/api/replay", _guarded(replay_record), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}", _guarded(take_seat), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
+        Route("/api/tables/{id}/host", _guarded(host), methods=["POST"]),
+        Route("/api/qr.svg", _guarded(qr_code)),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/web", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="web"),
     ]

@@ -26,17 +26,16 @@ from domeng.engine import BlockPasses, Opening, Variants
 
 from .players import default_level, levels
 from .refusals import Loc, Rule, Wording, fault, refusal
-from .storage import StoredSeat
-from .tables import (
-    DEFAULT_NAMES,
+from .settings import (
     DEFAULT_PACE_MS,
     DEFAULT_REPLACE_AFTER_MS,
-    MAX_NAME,
     MAX_PACE_MS,
-    SEATS,
+    MAX_TURN_SECONDS,
+    MIN_TURN_SECONDS,
     Settings,
-    TableError,
 )
+from .storage import StoredSeat
+from .tables import DEFAULT_NAMES, MAX_NAME, SEATS, TableError
 
 MAX_REPLACE_AFTER_MS = 86_400_000
 MAX_END_ROUNDS = 10_000
@@ -81,10 +80,13 @@ class _Body(BaseModel):
 
 
 class PersonSeat(_Body):
-    """A person's seat: open until someone takes it, or taken now by ``name``."""
+    """A person's seat: taken now by ``name``, or open until someone takes it — an
+    invited person (the default: its link carries a secret code), or anyone when
+    ``open``."""
 
     kind: Literal["person"]
     name: Name | None = None
+    open: bool = Field(default=False, description="anyone may take it (no invitation)")
 
 
 class ComputerSeat(_Body):
@@ -136,6 +138,10 @@ class NewTable(_Body):
         DEFAULT_REPLACE_AFTER_MS
     )
     end: EndBody | None = None
+    turn_seconds: Annotated[int, Field(ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)] | None = Field(
+        default=None, description="how long a person has for each move (null: no clock)"
+    )
+    spectator_chat: bool = Field(default=False, description="spectators may talk too")
 
     def settings(self) -> Settings:
         end = self.end
@@ -146,13 +152,17 @@ class NewTable(_Body):
             replace_after_ms=self.replace_after_ms,
             end_rounds=end.rounds if end else None,
             end_titles=end.titles if end else None,
+            turn_seconds=self.turn_seconds,
+            spectator_chat=self.spectator_chat,
         )
 
 
 class TakeSeat(_Body):
-    """``POST /api/tables/{id}/seats/{seat}``: the name to sit down with."""
+    """``POST /api/tables/{id}/seats/{seat}``: the name to sit down with (and the seat's
+    invitation code, for an invited seat)."""
 
     name: Name
+    invite: str | None = None
 
 
 class LeaveSeat(_Body):
@@ -173,7 +183,11 @@ def new_table_seats(body: NewTable) -> list[StoredSeat]:
             seats.append(StoredSeat("computer", level, name, seed=secrets.randbits(63)))
         else:
             name = s.name if s.name is not None else f"Seat {n}"
-            seats.append(StoredSeat("person", None, name, seed=secrets.randbits(63)))
+            seats.append(
+                StoredSeat(
+                    "person", None, name, seed=secrets.randbits(63), open=s.open, sits_from=1
+                )
+            )
     return seats
 
 
@@ -236,6 +250,9 @@ NEW_TABLE_WORDS = Wording(
         "rounds": _whole(1, MAX_END_ROUNDS),
         "titles": _whole(1, MAX_END_TITLES),
         "end": Rule("bad_body", 'must be {"rounds": N}, {"titles": N} or null'),
+        "turn_seconds": _whole(MIN_TURN_SECONDS, MAX_TURN_SECONDS, null=True),
+        "spectator_chat": Rule("bad_body", "must be true or false"),
+        "open": Rule("bad_body", "must be true or false"),
     },
     label=_label,
     unknown=_unknown,
@@ -245,7 +262,10 @@ NEW_TABLE_WORDS = Wording(
 SEAT_WORDS = Wording(
     status=422,
     first=("missing", "extra_forbidden"),
-    rules={"name": Rule("bad_name", f"must be a text of 1 to {MAX_NAME} characters")},
+    rules={
+        "name": Rule("bad_name", f"must be a text of 1 to {MAX_NAME} characters"),
+        "invite": Rule("bad_body", "must be a text"),
+    },
     missing=lambda name: ("missing_field", 'the body must be {"name": "..."}'),
     special=lambda e: (
         TableError("missing_field", 'the body must be {"name": "..."}', 422)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -31,6 +32,10 @@ class Clock(Protocol):
         """Seconds on a monotonic scale (only differences mean anything)."""
         ...
 
+    def wall(self) -> float:
+        """The time of day, as a Unix time (for what people are told, never for waits)."""
+        ...
+
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
         """Run ``callback`` on the event loop once :meth:`now` reaches ``when``."""
         ...
@@ -45,6 +50,9 @@ class LoopClock:
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
+
+    def wall(self) -> float:
+        return time.time()
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
         return asyncio.get_running_loop().call_at(when, callback)
@@ -75,14 +83,18 @@ class FakeClock:
     event loop next runs. :attr:`sleeping` holds the tasks asleep on this clock.
     """
 
-    def __init__(self, start: float = 1000.0) -> None:
+    def __init__(self, start: float = 1000.0, wall: float = 1_800_000_000.0) -> None:
         self._now = _us(start)
+        self._wall_offset = wall - start
         self._due: list[tuple[int, int, _FakeTimer, Callable[[], None]]] = []
         self._order = itertools.count()
         self.sleeping: set[asyncio.Task[object]] = set()
 
     def now(self) -> float:
         return self._now / 1_000_000
+
+    def wall(self) -> float:
+        return self.now() + self._wall_offset
 
     def call_at(self, when: float, callback: Callable[[], None]) -> Timer:
         timer = _FakeTimer()

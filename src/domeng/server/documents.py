@@ -28,7 +28,13 @@ class SeatDoc(TypedDict):
     level: str | None
     name: str
     taken: bool
+    open: bool
+    """An open person's seat anyone may take."""
+    invited: bool
+    """An open person's seat kept for an invited person (its link carries a code)."""
     connected: bool | None
+    waiting: bool
+    """Its person took it during this round and plays from the next."""
     stand_in: bool
     ready: bool | None
 
@@ -50,32 +56,76 @@ class LinksDoc(TypedDict):
     join: list[str]
 
 
+class ClockDoc(TypedDict):
+    seat: int
+    left_ms: int
+    """The time the person in turn had left when the message was made."""
+    deadline: float
+    """The same, as a Unix time in seconds."""
+
+
+class StandingDoc(TypedDict):
+    seat: int
+    rank: int
+    titles: int
+    stones: int
+    received: int
+    rounds_won: int
+    ceki: int
+    pollo: int
+    manguno: int
+    mattikkeng: int
+
+
 class TableDoc(TypedDict):
     """A table as anyone may see it (``GET /api/tables/{id}``, lists, messages)."""
 
     id: str
     created: float
     status: Literal["waiting", "playing", "between", "finished"]
+    ended: Literal["end", "host", "idle"] | None
     state: int
     round: int
     turn: int | None
+    host: int | None
     seats: list[SeatDoc]
     stones: list[int]
     table: int
     camat: int | None
     titles: list[int]
+    clock: ClockDoc | None
+    standings: list[StandingDoc]
     variants: VariantsDoc
     pace_ms: int
     stand_in: str | None
     replace_after_ms: int | None
     end: EndDoc | None
+    turn_seconds: int | None
+    spectator_chat: bool
     links: LinksDoc
 
 
 class NewTableDoc(TableDoc):
-    """``POST /api/tables``'s answer: the table and the tokens of the seats taken."""
+    """``POST /api/tables``'s answer: the table, the tokens of the seats taken, the host's
+    token and the invited seats' links."""
 
     tokens: dict[str, str]
+    host_token: str
+    invites: dict[str, str]
+
+
+class TablesDoc(TypedDict):
+    """``GET /api/tables``: a page of tables."""
+
+    tables: list[TableDoc]
+    next: str | None
+
+
+class HostAnswerDoc(TypedDict):
+    """The answer to a host's action (``again`` answers a :class:`NewTableDoc`)."""
+
+    table: TableDoc
+    invites: NotRequired[dict[str, str]]
 
 
 class TakenSeatDoc(TypedDict):
@@ -110,6 +160,7 @@ class PlayedDoc(_EventBase):
     right: int
     mappakuling: bool
     opening: bool
+    stand_in: bool
 
 
 class PassedDoc(_EventBase):
@@ -119,6 +170,7 @@ class PassedDoc(_EventBase):
     stones: int
     left: int
     right: int
+    stand_in: bool
 
 
 class StonesDoc(_EventBase):
@@ -254,11 +306,21 @@ class Welcome(TypedDict):
     seat: int | None
 
 
+class ChatDoc(TypedDict):
+    type: Literal["chat"]
+    seat: int | None
+    name: str
+    text: NotRequired[str]
+    phrase: NotRequired[str]
+    at: float
+
+
 class State(TypedDict):
     type: Literal["state"]
     state: int
     table: TableDoc
     view: ViewDoc | None
+    chat: list[ChatDoc]
 
 
 class Update(TypedDict):
@@ -299,7 +361,16 @@ class Error(TypedDict):
     reply_to: str | int | None
 
 
-ServiceMessage = Welcome | State | Update | Seats | Ok | Left | Pong | Error
+class Again(TypedDict):
+    """The host started the same game again: the new table, and this seat's token there."""
+
+    type: Literal["again"]
+    table_id: str
+    seat: int | None
+    token: str | None
+
+
+ServiceMessage = Welcome | State | Update | Seats | Ok | Left | Pong | Error | ChatDoc | Again
 
 
 class ErrorBody(TypedDict):

@@ -26,8 +26,8 @@ import dataclasses
 import logging
 import random
 import secrets
-import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from domeng.engine import (
@@ -43,12 +43,26 @@ from domeng.engine import (
 from domeng.engine.tiles import names as tile_names
 
 from .bodies import LeaveSeat, NewTable, TakeSeat, new_table_seats
+from .chat import Chat
 from .clock import Clock, LoopClock, Timer
 from .documents import Json
-from .messages import Play, Ready
+from .messages import Back, Play, Ready
+from .messages import Chat as ChatMessage
 from .players import BotRunner
-from .storage import Storage, StorageWriter, StoredDeal, StoredPlay, StoredTable
-from .tables import SEATS, Connection, Seat, Table, TableError, hash_token, rebuild
+from .storage import Storage, StorageWriter, StoredDeal, StoredPlay, StoredSeat, StoredTable
+from .tables import (
+    SEATS,
+    Connection,
+    Seat,
+    Table,
+    TableError,
+    chat_json,
+    hash_token,
+    invite_code,
+    rebuild,
+    same_secret,
+)
+from .turnclock import TurnClock
 
 log = logging.getLogger("domeng.server")
 
@@ -56,18 +70,55 @@ RETRY_AFTER = 1.0
 """Seconds before a deal or a computer's move that could not be stored is tried again."""
 
 
+IDLE_DAYS = 30
+"""A game nobody has played at for this many days is closed (its record kept)."""
+IDLE_CHECK = 3600.0
+"""Seconds between two looks for such games."""
+
+
+@dataclass(slots=True)
+class Created:
+    """A new table, with the secrets its creator is given once."""
+
+    table: Table
+    tokens: dict[int, str]
+    """The seat tokens of the persons named at creation."""
+    host_token: str
+    invites: dict[int, str]
+    """The links of the invited seats (``/?table=...&seat=N&invite=...``)."""
+
+    def json(self) -> Json:
+        """``POST /api/tables``'s answer."""
+        answer = self.table.public_json()
+        answer["tokens"] = {str(n): tok for n, tok in self.tokens.items()}
+        answer["host_token"] = self.host_token
+        answer["invites"] = {str(n): link for n, link in self.invites.items()}
+        return answer
+
+
 class Hub:
     """Every table, its storage and its computer players; see the module docstring."""
 
     def __init__(
-        self, storage: Storage, runner: BotRunner | None = None, clock: Clock | None = None
+        self,
+        storage: Storage,
+        runner: BotRunner | None = None,
+        clock: Clock | None = None,
+        *,
+        deals: random.Random | None = None,
     ) -> None:
         self.store = StorageWriter(storage)
+        self.deals = deals or random.Random(secrets.randbits(128))
+        """Where every deal's shuffle comes from (a seeded one makes a test's games fixed)."""
         self.runner = runner or BotRunner()
         self.clock: Clock = clock or LoopClock()
         self.tables: dict[str, Table] = {}
+        self.turn_clock = TurnClock(self.clock, self.time_out)
+        self.chat = Chat(self.clock)
         self._timers: set[Timer] = set()
         self._wakes: dict[tuple[str, int], Timer] = {}
+        self.chores: set[asyncio.Task[None]] = set()
+        """Work the hub started that no table owns (the look for idle games)."""
 
     # -- life -----------------------------------------------------------------
 
@@ -80,13 +131,16 @@ class Hub:
                 log.warning("table %s could not be replayed and is left out: %s", stored.id, e)
                 continue
             self.tables[stored.id] = Table(stored, game, self.clock)
+        await self.close_idle()
         for t in self.tables.values():
             self.advance(t)
 
     async def close(self) -> None:
+        self.turn_clock.close()
         for h in self._timers:
             h.cancel()
         tasks = [t.task for t in self.tables.values() if t.task is not None]
+        tasks += list(self.chores)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -116,24 +170,36 @@ class Hub:
             raise TableError("unknown_seat", f"there is no seat {seat} (seats are 0 to 4)", 404)
         return t.seats[seat]
 
-    async def create_table(self, body: NewTable) -> tuple[Table, dict[int, str]]:
-        """A new table (stored first); the persons named in it get their tokens."""
+    async def create_table(self, body: NewTable) -> Created:
+        """A new table (stored first): the persons named in it get their tokens, the
+        creator the host's token, and each invited seat its link."""
         seats = new_table_seats(body)
         tokens: dict[int, str] = {}
         for n, s in enumerate(body.seats):
             if s.kind == "person" and s.name is not None:
                 tokens[n] = secrets.token_urlsafe(24)
                 seats[n].token_hash = hash_token(tokens[n])
+        for st in seats:
+            if st.kind == "person" and st.token_hash is None and not st.open:
+                st.invite = invite_code()
         table_id = secrets.token_hex(5)
         while table_id in self.tables:
             table_id = secrets.token_hex(5)
-        stored = StoredTable(table_id, time.time(), body.settings().json(), seats)
+        host_token = secrets.token_urlsafe(24)
+        stored = StoredTable(
+            table_id,
+            self.clock.wall(),
+            body.settings().json(),
+            seats,
+            host_hash=hash_token(host_token),
+            host_seat=min(tokens) if tokens else None,
+        )
         await self.store.create_table(stored)
         t = Table(stored, Game(body.settings().variants), self.clock)
         self.tables[table_id] = t
         self.advance(t)
-        await self._first_deal(t)
-        return t, tokens
+        await self.first_deal(t)
+        return Created(t, tokens, host_token, t.invites())
 
     async def take_seat(self, t: Table, seat: int, body: TakeSeat) -> str:
         s = self.seat(t, seat)
@@ -144,15 +210,26 @@ class Hub:
                 raise TableError("seat_taken", f"seat {seat} is already taken", 409)
             if t.finished:
                 raise TableError("game_over", "this game is over", 409)
+            code = s.stored.invite
+            if not s.stored.open and (
+                code is None or body.invite is None or not same_secret(code, body.invite)
+            ):
+                raise TableError("bad_invite", f"seat {seat} is kept for an invited person", 403)
             token = secrets.token_urlsafe(24)
             taken = dataclasses.replace(
-                s.stored, token_hash=hash_token(token), name=body.name, ready=0
+                s.stored,
+                token_hash=hash_token(token),
+                name=body.name,
+                ready=0,
+                invite=None,
+                sits_from=len(t.game.rounds) + 1,  # a round being played is not theirs
+                timeouts=0,
             )
             await self.store.save_seat(t.id, seat, taken)
             s.stored = taken
             s.away_since = self.clock.now()
             self._seats_changed(t)
-        await self._first_deal(t)
+        await self.first_deal(t)
         return token
 
     async def leave_seat(self, t: Table, seat: int, body: LeaveSeat) -> None:
@@ -160,17 +237,69 @@ class Hub:
         async with t.lock:
             if t.seat_of_token(body.token) != seat:
                 raise TableError("bad_token", f"that is not the token of seat {seat}", 403)
-            left = dataclasses.replace(s.stored, token_hash=None, name=f"Seat {seat}")
-            await self.store.save_seat(t.id, seat, left)
-            s.stored = left
+            # an open seat is open again to anyone; an invited one waits for a new invitation
+            code = None if s.stored.open else invite_code()
+            left = dataclasses.replace(
+                s.stored, token_hash=None, name=f"Seat {seat}", invite=code, timeouts=0
+            )
+            await self.change_seat(t, seat, left)
+
+    async def change_seat(self, t: Table, seat: int, new: StoredSeat) -> None:
+        """Store a seat's new state and put it in place (under the table's lock): its
+        connections become spectators' when its person changed."""
+        s = t.seats[seat]
+        await self.store.save_seat(t.id, seat, new)
+        person_gone = s.stored.token_hash is not None and new.token_hash != s.stored.token_hash
+        s.stored = new
+        if person_gone:
             for c in list(t.connections):
                 if c.seat == seat:
                     c.seat = None
                     s.connections -= 1
                     c.send({"type": "left", "seat": seat})
+        if t.game.turn == seat:
+            self.turn_clock.disarm(t)
+        self._seats_changed(t)
+
+    async def end_table(self, t: Table, why: str) -> None:
+        """End the game now (``why``: "host", "idle"); its standings are final."""
+        async with t.lock:
+            await self.store.end_table(t.id, why)
+            t.ended = why
+            self.turn_clock.disarm(t)
             self._seats_changed(t)
 
-    async def _first_deal(self, t: Table) -> None:
+    async def remove_table(self, t: Table) -> None:
+        """Take a finished table out of the list and the service (its record is kept)."""
+        async with t.lock:
+            await self.store.remove_table(t.id)
+            self.tables.pop(t.id, None)
+            self.turn_clock.disarm(t)
+            for c in list(t.connections):
+                c.close()
+
+    async def close_idle(self) -> None:
+        """End the games nobody has played at for :data:`IDLE_DAYS` days; look again
+        after :data:`IDLE_CHECK` seconds."""
+        limit = self.clock.wall() - IDLE_DAYS * 86_400
+        for t in list(self.tables.values()):
+            if not t.finished and t.last_active < limit and not t.connections:
+                try:
+                    await self.end_table(t, "idle")
+                except Exception:
+                    log.exception("could not close the idle table %s", t.id)
+        handle: Timer
+
+        def again() -> None:
+            self._timers.discard(handle)
+            chore = asyncio.get_running_loop().create_task(self.close_idle())
+            self.chores.add(chore)
+            chore.add_done_callback(self.chores.discard)
+
+        handle = self.clock.call_at(self.clock.now() + IDLE_CHECK, again)
+        self._timers.add(handle)
+
+    async def first_deal(self, t: Table) -> None:
         """Once a new table's last seat is taken its first round is dealt before the answer
         (which then shows the table playing)."""
         if not t.started and t.task is not None:
@@ -224,6 +353,7 @@ class Hub:
             "state": t.state,
             "table": t.public_json(),
             "view": t.view_json(seat, with_events=True),
+            "chat": list(t.chat),
         }
 
     def broadcast(self, t: Table, *, events: list[Json], kind: str = "update") -> None:
@@ -259,14 +389,46 @@ class Hub:
                 raise TableError(
                     "stale_state", f"the table has moved on: state is {t.state}, not {msg.state}"
                 )
+            if t.finished:
+                raise TableError("game_over", "this game is over")
             if not t.started or t.game.round.finished:
                 raise TableError("no_round", "no round is being played")
             if t.game.turn != seat:
                 raise TableError("not_your_turn", f"it is seat {t.game.turn}'s turn, not yours")
+            if t.waiting(seat):
+                message = f"you sit from round {t.seats[seat].stored.sits_from}; watch until then"
+                raise TableError("not_your_turn", message)
             events = await self.apply(t, seat, self._move_of(t, msg))
+            await self._back(t, seat)  # a person the clock had a computer play for is back
             c.send({"type": "ok", "reply_to": msg.id, "state": t.state})
             self.broadcast(t, events=events)
             self.advance(t)
+
+    async def back(self, t: Table, c: Connection, msg: Back) -> None:
+        """ "Back to my seat": a computer no longer plays for this person on the clock."""
+        async with t.lock:
+            if c.seat is None:
+                raise TableError("not_seated", "a spectator has no seat to come back to")
+            await self._back(t, c.seat)
+            c.send({"type": "ok", "reply_to": msg.id, "state": t.state})
+            self._seats_changed(t)
+
+    async def say(self, t: Table, c: Connection, msg: ChatMessage) -> None:
+        """Talk at the table: checked (:mod:`.chat`), stored with the table, then heard by
+        every connection there."""
+        said = self.chat.check(t, c, msg)
+        await self.store.add_chat(t.id, said)
+        heard = chat_json(said)
+        t.chat.append(heard)
+        for other in list(t.connections):
+            other.send(heard)
+
+    async def _back(self, t: Table, seat: int) -> None:
+        s = t.seats[seat]
+        if s.stored.timeouts:
+            back = dataclasses.replace(s.stored, timeouts=0)
+            await self.store.save_seat(t.id, seat, back)
+            s.stored = back
 
     @staticmethod
     def _move_of(t: Table, msg: Play) -> Move:
@@ -291,10 +453,10 @@ class Hub:
                 raise TableError("not_seated", "a spectator has no seat to be ready in")
             if not t.started:
                 raise TableError("no_round", "no round has been dealt yet")
-            if not t.game.round.finished:
-                raise TableError("round_not_over", "the round is still being played")
             if t.finished:
                 raise TableError("game_over", "this game is over")
+            if not t.game.round.finished:
+                raise TableError("round_not_over", "the round is still being played")
             seat = c.seat
             s = t.seats[seat]
             ready = dataclasses.replace(s.stored, ready=len(t.game.rounds))
@@ -303,7 +465,7 @@ class Hub:
             c.send({"type": "ok", "reply_to": msg.id, "state": t.state})
             self._seats_changed(t)
 
-    async def apply(self, t: Table, seat: int, m: Move) -> list[Json]:
+    async def apply(self, t: Table, seat: int, m: Move, *, stand_in: bool = False) -> list[Json]:
         """Check a move, store it, then apply it; answers its events, for :meth:`broadcast`
         (the caller acknowledges first, then lets everyone hear of it). Called under the
         table's lock. A move that is illegal, or could not be stored, changes nothing."""
@@ -314,19 +476,24 @@ class Hub:
         except IllegalMoveError as e:
             raise TableError("illegal", str(e)) from None
         played = after.plays[-1][1]
+        now = self.clock.wall()
         try:
             await self.store.add_play(
                 t.id,
                 r.number,
                 len(after.plays) - 1,
-                StoredPlay(seat, tile_name(played.tile), played.end.word),
+                StoredPlay(seat, tile_name(played.tile), played.end.word, stand_in, now),
             )
         except Exception:
             log.exception("could not store a play at table %s", t.id)
             raise TableError("storage", "the move could not be stored; try again", 503) from None
         before = len(r.events)
+        if stand_in:
+            t.stand_ins[-1].add(len(after.plays) - 1)
         t.game.rounds[-1] = after
         t.state += 1
+        t.last_active = now
+        self.turn_clock.disarm(t)
         return t.events_json()[before:]
 
     # -- moving on by itself -----------------------------------------------------------
@@ -370,6 +537,7 @@ class Hub:
             self._start(t, lambda: self._computer_move(t, seat, level, state))
         else:
             self._wake_when_away(t, seat, now)
+            self.turn_clock.arm(t)
 
     def _start(self, t: Table, work: Callable[[], Coroutine[Any, Any, bool]]) -> None:
         """Run ``work()`` as the table's one task of moving on by itself; it answers True
@@ -436,24 +604,45 @@ class Hub:
                 return False
             if pause and self._unwatched(t):
                 return False  # they left during the pause: advance() runs again when one is back
-            hands, unused = deal(random.Random(secrets.randbits(128)))
-            d = StoredDeal([tile_names(h) for h in hands], tile_names(unused))
+            hands, unused = deal(self.deals)
+            now = self.clock.wall()
+            d = StoredDeal([tile_names(h) for h in hands], tile_names(unused), now)
             try:
                 await self.store.add_deal(t.id, len(t.game.rounds) + 1, d)
             except Exception:
                 log.exception("could not store a deal at table %s", t.id)
                 return True
             t.deals.append(d)
+            t.stand_ins.append(set())
             t.game.start_round(hands, unused)
             t.state += 1
+            t.last_active = now
             self.broadcast(t, events=t.events_json())
         return False
 
-    async def _computer_move(self, t: Table, seat: int, level: str, state: int) -> bool:
-        """The computer player's (or stand-in's) move for ``seat``, after the table's pace.
-        Answers True when it could not be stored (and is to be tried again)."""
-        await self.clock.sleep(t.settings.pace_ms / 1000)
-        if t.state != state or t.computer_level(seat) != level:
+    def time_out(self, t: Table, seat: int, state: int) -> None:
+        """The person in turn ran out of time (the turn clock): a computer makes this one
+        move for them; after :data:`~domeng.server.tables.CLOCK_OUTS` in a row it plays on."""
+        if t.task is None and t.state == state and not t.finished:
+            level = t.stand_in_level
+            self._start(t, lambda: self._computer_move(t, seat, level, state, clocked=True))
+
+    async def _computer_move(
+        self, t: Table, seat: int, level: str, state: int, *, clocked: bool = False
+    ) -> bool:
+        """The computer player's (or stand-in's) move for ``seat``, after the table's pace
+        (at once when ``clocked``: the person's time ran out). Answers True when it could
+        not be stored (and is to be tried again)."""
+
+        def still() -> bool:
+            if t.state != state:
+                return False
+            now_level = t.computer_level(seat)
+            return now_level is None if clocked else now_level == level
+
+        if not clocked:
+            await self.clock.sleep(t.settings.pace_ms / 1000)
+        if not still():
             return False
         v = t.game.view(seat)
         seed = hash((t.seats[seat].stored.seed, t.state)) & (2**63 - 1)
@@ -462,18 +651,25 @@ class Hub:
         except Exception:
             log.exception("computer player %s failed at table %s", level, t.id)
             m = v.legal_moves[0]
+        for_person = t.seats[seat].stored.kind == "person"
         async with t.lock:
-            if t.state != state or t.computer_level(seat) != level:
+            if not still():
                 return False
             try:
-                events = await self.apply(t, seat, m)
+                events = await self.apply(t, seat, m, stand_in=for_person)
             except TableError as e:
                 if e.code != "illegal":  # not stored: try again in a moment
                     return True
                 log.error("computer player %s at table %s: %s", level, t.id, e.message)
                 try:
-                    events = await self.apply(t, seat, t.game.legal_moves()[0])
+                    events = await self.apply(t, seat, t.game.legal_moves()[0], stand_in=for_person)
                 except TableError:
                     return True
+            if clocked:
+                s = t.seats[seat]
+                out = dataclasses.replace(s.stored, timeouts=s.stored.timeouts + 1)
+                with contextlib.suppress(Exception):  # the count is not worth a retry
+                    await self.store.save_seat(t.id, seat, out)
+                    s.stored = out
             self.broadcast(t, events=events)
         return False

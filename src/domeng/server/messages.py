@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from .documents import Json
-from .refusals import Rule, Wording, refusal
+from .refusals import Rule, Wording, fault, refusal
 from .tables import TableError
 
 MAX_MESSAGE = 4096
@@ -95,12 +95,35 @@ class Ping(ClientMessage):
     type: Literal["ping"]
 
 
+class Back(ClientMessage):
+    """Back to my seat: no computer plays for me any more on the turn clock."""
+
+    spectator_refused: ClassVar[str | None] = "a spectator has no seat to come back to"
+    type: Literal["back"]
+
+
+class Chat(ClientMessage):
+    """Say ``text`` (1 to 200 characters) or a quick ``phrase`` at the table."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, description="1 to 200 characters")
+    phrase: str | None = Field(default=None, description="one of the quick phrases")
+
+    @model_validator(mode="after")
+    def _one(self) -> Chat:
+        if (self.text is None) == (self.phrase is None):
+            raise fault("bad_field", "needs a text or a phrase (one of the two)")
+        return self
+
+
 CLIENT: dict[str, type[ClientMessage]] = {
     "hello": Hello,
     "play": Play,
     "ready": Ready,
     "sync": Sync,
     "ping": Ping,
+    "back": Back,
+    "chat": Chat,
 }
 """Every message a client may send, by its ``type``."""
 
@@ -110,9 +133,12 @@ WORDS = Wording(
         "state": Rule("bad_field", "must be a whole number"),
         "tile": Rule("bad_tile", 'must be written like "6-4"'),
         "end": Rule("bad_end", "must be 'left' or 'right'"),
+        "text": Rule("bad_field", "must be a text"),
+        "phrase": Rule("bad_field", "must be a text"),
     },
     first=("missing",),
     missing=lambda name: ("missing_field", f"a play needs {name!r}"),
+    label=lambda loc: str(loc[-1]) if loc else "the message",
     unknown_code="bad_field",
 )
 

@@ -19,9 +19,12 @@ from pydantic import Field, TypeAdapter
 
 from . import documents as doc
 from .bodies import LeaveSeat, NewTable, TakeSeat
-from .messages import Hello, Ping, Play, Ready, Sync
+from .host import HostAction
+from .messages import Back, Chat, Hello, Ping, Play, Ready, Sync
 
-ClientMessageDoc = Annotated[Hello | Play | Ready | Sync | Ping, Field(discriminator="type")]
+ClientMessageDoc = Annotated[
+    Hello | Play | Ready | Sync | Ping | Back | Chat, Field(discriminator="type")
+]
 ServiceMessageDoc = Annotated[doc.ServiceMessage, Field(discriminator="type")]
 
 
@@ -31,7 +34,10 @@ KINDS: dict[str, Any] = {
     "new_table": NewTable,
     "take_seat": TakeSeat,
     "leave_seat": LeaveSeat,
+    "host_action": HostAction,
+    "host_answer": doc.HostAnswerDoc,
     "table": doc.TableDoc,
+    "tables": doc.TablesDoc,
     "new_table_answer": doc.NewTableDoc,
     "taken_seat": doc.TakenSeatDoc,
     "replay": doc.ReplayDoc,

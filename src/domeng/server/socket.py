@@ -19,6 +19,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .hub import Hub
 from .messages import (
+    Back,
+    Chat,
     ClientMessage,
     Hello,
     Ping,
@@ -131,6 +133,10 @@ async def _do(hub: Hub, t: Table, c: Connection, msg: ClientMessage) -> None:
         await hub.play(t, c, msg)
     elif isinstance(msg, Ready):
         await hub.ready(t, c, msg)
+    elif isinstance(msg, Back):
+        await hub.back(t, c, msg)
+    elif isinstance(msg, Chat):
+        await hub.say(t, c, msg)
     else:
         assert isinstance(msg, Sync)
         c.send(hub.state_message(t, c.seat))

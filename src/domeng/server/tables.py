@@ -11,35 +11,36 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
+import secrets
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from domeng.engine import (
     End,
     Game,
-    Variants,
     move,
     parse_tile,
 )
 from domeng.engine.record import record_of
+from domeng.engine.standings import standings
 from domeng.engine.tiles import mask_of
 
 from . import wire
 from .clock import Clock
+from .connection import QUEUE_LIMIT, Connection
 from .documents import Json
-from .storage import StoredSeat, StoredTable
+from .players import default_level
+from .settings import Settings
+from .storage import CHAT_KEPT, StoredChat, StoredSeat, StoredTable
 
 SEATS = 5
 DEFAULT_NAMES = ("Andi", "Besse", "Cicci", "Daeng", "Emba")
 MAX_NAME = 40
-MAX_PACE_MS = 60_000
-DEFAULT_PACE_MS = 800
-DEFAULT_REPLACE_AFTER_MS = 30_000
-QUEUE_LIMIT = 512
-"""Messages waiting for a slow connection before it is closed."""
 TIME_SLACK = 1e-6
 """A microsecond: a wait that is due is not missed by the rounding of the clock's floats."""
+CLOCK_OUTS = 2
+"""Moves in a row the turn clock makes for a person before a computer plays on for them."""
 STATUSES = ("waiting", "playing", "between", "finished")
 """A table's statuses, as ``GET /api/tables?status=`` filters them."""
 
@@ -62,83 +63,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass(slots=True)
-class Settings:
-    """What a table is created with."""
-
-    variants: Variants = field(default_factory=Variants)
-    pace_ms: int = DEFAULT_PACE_MS
-    stand_in: str | None = None
-    """The computer player that plays for an absent person (None: wait for them)."""
-    replace_after_ms: int | None = DEFAULT_REPLACE_AFTER_MS
-    """How long a person may be away before the stand-in plays for them."""
-    end_rounds: int | None = None
-    end_titles: int | None = None
-
-    def json(self) -> Json:
-        return {
-            "variants": self.variants.to_json(),
-            "pace_ms": self.pace_ms,
-            "stand_in": self.stand_in,
-            "replace_after_ms": self.replace_after_ms,
-            "end": (
-                {"rounds": self.end_rounds}
-                if self.end_rounds is not None
-                else {"titles": self.end_titles}
-                if self.end_titles is not None
-                else None
-            ),
-        }
-
-    @classmethod
-    def from_json(cls, d: Json) -> Settings:
-        end = d.get("end") or {}
-        return cls(
-            variants=Variants.from_json(d.get("variants", {})),
-            pace_ms=int(d.get("pace_ms", DEFAULT_PACE_MS)),
-            stand_in=d.get("stand_in"),
-            replace_after_ms=d.get("replace_after_ms"),
-            end_rounds=end.get("rounds"),
-            end_titles=end.get("titles"),
-        )
+def same_secret(kept: str, given: str) -> bool:
+    """Whether a secret a client gave is the one kept (in constant time)."""
+    return hmac.compare_digest(kept.encode(), given.encode("utf-8", "surrogatepass"))
 
 
-class Connection:
-    """One WebSocket at a table: its seat (None for a spectator) and its outbox.
-
-    Messages are queued without waiting and written in order by the socket's
-    writer; a connection that falls ``QUEUE_LIMIT`` messages behind is closed.
-    """
-
-    def __init__(self) -> None:
-        self.seat: int | None = None
-        self.hello = False
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.close_code = 1000
-        """The WebSocket close code the writer closes with (1008 for one too far behind)."""
-
-    def send(self, message: Json) -> None:
-        if self.closed:
-            return
-        if self.outbox.qsize() >= QUEUE_LIMIT:
-            # It sends faster than it reads its answers: say why, then close.
-            text = f"this connection fell {QUEUE_LIMIT} messages behind and is closed"
-            self._put(
-                {"type": "error", "code": "too_far_behind", "message": text, "reply_to": None}
-            )
-            self.close_code = 1008
-            self.close()
-            return
-        self._put(message)
-
-    def _put(self, message: Json) -> None:
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), allow_nan=False))
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.outbox.put_nowait(None)
+def invite_code() -> str:
+    """A new invitation code, for a seat's link."""
+    return secrets.token_urlsafe(9)
 
 
 @dataclass(slots=True, eq=False)
@@ -160,12 +92,29 @@ class Table:
         self.seats = [Seat(s, clock.now()) for s in stored.seats]
         self.game = game
         self.deals = stored.deals
+        self.host_hash = stored.host_hash
+        self.host_seat = stored.host_seat
+        self.ended = stored.ended
+        """Why the game ended before its end was reached ("host", "idle"), or None."""
+        self.stand_ins: list[set[int]] = [
+            {i for i, p in enumerate(plays) if p.stand_in} for plays in stored.plays
+        ]
+        """Per round, the indices of the plays a computer made for a person."""
+        self.last_active = max(
+            [stored.created]
+            + [d.at for d in stored.deals]
+            + [p.at for plays in stored.plays for p in plays]
+        )
+        """When the game last moved (Unix time)."""
+        self.chat: deque[Json] = deque((chat_json(c) for c in stored.chat), maxlen=CHAT_KEPT)
         self.connections: set[Connection] = set()
         self.task: asyncio.Task[None] | None = None
         """The table's one piece of moving on by itself (a deal, a computer's move)."""
         self.lock = asyncio.Lock()
         """Held while a change is checked, stored and applied (see the hub)."""
         self.state = len(game.rounds) + sum(len(r.plays) for r in game.rounds)
+        self.deadline: float | None = None
+        """When the person in turn runs out of time (the clock's time), or None."""
         self.event_cache: list[Json] = []
         self.cache_round = 0
 
@@ -180,13 +129,29 @@ class Table:
         return bool(self.game.rounds)
 
     @property
-    def finished(self) -> bool:
+    def in_round(self) -> bool:
+        """A round is being played."""
+        return bool(self.game.rounds) and not self.game.round.finished
+
+    @property
+    def end_reached(self) -> bool:
         if not self.game.rounds or not self.game.round.finished:
             return False
         s = self.settings
         if s.end_rounds is not None and len(self.game.rounds) >= s.end_rounds:
             return True
         return s.end_titles is not None and max(self.game.titles) >= s.end_titles
+
+    @property
+    def finished(self) -> bool:
+        return self.ended is not None or self.end_reached
+
+    @property
+    def why_ended(self) -> str | None:
+        """ "end", "host", "idle", or None while the game goes on."""
+        if self.ended is not None:
+            return self.ended
+        return "end" if self.end_reached else None
 
     @property
     def status(self) -> str:
@@ -197,24 +162,58 @@ class Table:
             return "waiting"
         return "between" if self.game.round.finished else "playing"
 
-    def stood_in(self, seat: int, now: float | None = None) -> bool:
-        """Whether the stand-in computer player plays for the person of ``seat`` now."""
+    @property
+    def stand_in_level(self) -> str:
+        """Who plays a person's seat when a computer must: the table's stand-in, else the
+        default level."""
+        return self.settings.stand_in or default_level()
+
+    def waiting(self, seat: int) -> bool:
+        """The seat's person took it during this round and sits from the next one."""
+        s = self.seats[seat].stored
+        return (
+            s.kind == "person"
+            and s.token_hash is not None
+            and self.in_round
+            and s.sits_from > len(self.game.rounds)
+        )
+
+    def away(self, seat: int, now: float | None = None) -> bool:
+        """The seat's person has had no connection for the table's ``replace_after_ms``."""
         s = self.seats[seat]
-        if s.stored.kind != "person" or self.settings.stand_in is None or not self.started:
-            return False
-        if s.stored.token_hash is None:
-            return True
         if s.connections or self.settings.replace_after_ms is None:
             return False
         now = self.clock.now() if now is None else now
         return now + TIME_SLACK >= s.away_since + self.settings.replace_after_ms / 1000
 
-    def computer_level(self, seat: int) -> str | None:
-        """The computer player that moves for ``seat`` now, or None when a person does."""
+    def computer_level(self, seat: int, now: float | None = None) -> str | None:
+        """The computer player that moves for ``seat`` now, or None when a person does (or
+        the table waits for one)."""
         s = self.seats[seat].stored
         if s.kind == "computer":
             return s.level
-        return self.settings.stand_in if self.stood_in(seat) else None
+        if not self.started:
+            return None
+        if s.token_hash is None:  # an open seat: the stand-in, and in a round anyway
+            if self.settings.stand_in is not None:
+                return self.settings.stand_in
+            return self.stand_in_level if self.in_round else None
+        if self.waiting(seat) or s.timeouts >= CLOCK_OUTS:
+            return self.stand_in_level
+        if self.settings.stand_in is not None and self.away(seat, now):
+            return self.settings.stand_in
+        return None
+
+    def stood_in(self, seat: int, now: float | None = None) -> bool:
+        """Whether a computer plays for the person of ``seat`` now."""
+        return (
+            self.seats[seat].stored.kind == "person" and self.computer_level(seat, now) is not None
+        )
+
+    def view_seat(self, seat: int | None) -> int | None:
+        """The seat whose view a connection of ``seat`` gets: its own, but a spectator's
+        while its person waits for the next round."""
+        return None if seat is None or self.waiting(seat) else seat
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
@@ -223,6 +222,17 @@ class Table:
             if th is not None and hmac.compare_digest(th, h):
                 return n
         return None
+
+    def invites(self) -> dict[int, str]:
+        """The links of the invited seats still open (the host's to share)."""
+        return {
+            n: f"/?table={self.id}&seat={n}&invite={s.stored.invite}"
+            for n, s in enumerate(self.seats)
+            if s.stored.kind == "person" and s.stored.token_hash is None and s.stored.invite
+        }
+
+    def is_host(self, token: str) -> bool:
+        return self.host_hash is not None and hmac.compare_digest(self.host_hash, hash_token(token))
 
     def events_json(self) -> list[Json]:
         """The current round's events as JSON with their words (cached, append-only)."""
@@ -235,9 +245,25 @@ class Table:
         n = len(self.event_cache)
         if n < len(r.events):
             self.event_cache.extend(
-                wire.events_json(r.events, self.names, round_number=r.number, start=n)
+                wire.events_json(
+                    r.events,
+                    self.names,
+                    round_number=r.number,
+                    start=n,
+                    stand_ins=self.stand_ins[r.number - 1],
+                )
             )
         return self.event_cache
+
+    def clock_json(self) -> Json | None:
+        if self.deadline is None or self.game.turn is None:
+            return None
+        left = max(0.0, self.deadline - self.clock.now())
+        return {
+            "seat": self.game.turn,
+            "left_ms": round(left * 1000),
+            "deadline": round(self.clock.wall() + left, 3),
+        }
 
     def public_json(self) -> Json:
         """The table as anyone may see it (the list, the lobby, every update)."""
@@ -248,17 +274,21 @@ class Table:
         for n, s in enumerate(self.seats):
             st = s.stored
             person = st.kind == "person"
+            open_seat = person and st.token_hash is None
             seats.append(
                 {
                     "seat": n,
                     "kind": st.kind,
                     "level": st.level,
                     "name": st.name,
-                    "taken": st.token_hash is not None if person else True,
+                    "taken": not open_seat,
+                    "open": open_seat and st.open,
+                    "invited": open_seat and not st.open,
                     "connected": s.connections > 0 if person else None,
+                    "waiting": self.waiting(n),
                     "stand_in": self.stood_in(n, now),
                     "ready": (
-                        (st.ready >= number or self.computer_level(n) is not None)
+                        (st.ready >= number or self.computer_level(n, now) is not None)
                         if finished_round
                         else None
                     ),
@@ -268,14 +298,18 @@ class Table:
             "id": self.id,
             "created": self.created,
             "status": self.status,
+            "ended": self.why_ended,
             "state": self.state,
             "round": number,
             "turn": self.game.turn,
+            "host": self.host_seat,
             "seats": seats,
             "stones": self.game.stones,
             "table": self.game.table,
             "camat": self.game.camat,
             "titles": self.game.titles,
+            "clock": self.clock_json(),
+            "standings": [s.json() for s in standings(self.game)],
             **self.settings.json(),
             "links": {
                 "self": f"/api/tables/{self.id}",
@@ -284,7 +318,7 @@ class Table:
                 "join": [
                     f"/?table={self.id}&seat={n}"
                     for n, s in enumerate(self.seats)
-                    if s.stored.kind == "person" and s.stored.token_hash is None
+                    if s.stored.kind == "person" and s.stored.token_hash is None and s.stored.open
                 ],
             },
         }
@@ -292,7 +326,7 @@ class Table:
     def view_json(self, seat: int | None, *, with_events: bool) -> Json | None:
         if not self.game.rounds:
             return None
-        v = wire.view_json(self.game.round, seat, self.names, events=None)
+        v = wire.view_json(self.game.round, self.view_seat(seat), self.names, events=None)
         if with_events:
             v["events"] = self.events_json()
         return v
@@ -311,10 +345,19 @@ class Table:
         at a table of computer players the record goes up to the last play.
         """
         if not self.hides_last_round:
-            return record_of(self.game, self.names)
+            return record_of(self.game, self.names, stand_ins=self.stand_ins)
         shown = Game(self.game.variants)
         shown.rounds = self.game.rounds[:-1]
-        return record_of(shown, self.names)
+        return record_of(shown, self.names, stand_ins=self.stand_ins[:-1])
+
+
+def chat_json(c: StoredChat) -> Json:
+    said: Json = {"type": "chat", "seat": c.seat, "name": c.name}
+    said["phrase" if c.phrase is not None else "text"] = (
+        c.phrase if c.phrase is not None else c.text
+    )
+    said["at"] = c.at
+    return said
 
 
 def rebuild(stored: StoredTable) -> Game:
@@ -332,6 +375,7 @@ def rebuild(stored: StoredTable) -> Game:
 
 
 __all__: Sequence[str] = (
+    "QUEUE_LIMIT",
     "STATUSES",
     "Connection",
     "Seat",

@@ -6,7 +6,7 @@ Pure functions from engine objects to JSON-ready dicts. Tiles are written
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from domeng.account import describe
 from domeng.engine import (
@@ -37,7 +37,7 @@ def move_json(seat: int | None, m: Move) -> Json:
     return d
 
 
-def event_json(e: Event, names: Sequence[str]) -> Json:
+def event_json(e: Event, names: Sequence[str], *, stand_in: bool = False) -> Json:
     """One event as JSON, with ``kind`` and its English sentence ``text`` (from
     :func:`domeng.account.describe`, for programs; the browser words events itself)."""
     d: Json
@@ -51,6 +51,7 @@ def event_json(e: Event, names: Sequence[str]) -> Json:
             "right": e.right,
             "mappakuling": e.mappakuling,
             "opening": e.opening,
+            "stand_in": stand_in,
         }
     elif isinstance(e, Passed):
         d = {
@@ -60,6 +61,7 @@ def event_json(e: Event, names: Sequence[str]) -> Json:
             "stones": e.stones,
             "left": e.left,
             "right": e.right,
+            "stand_in": stand_in,
         }
     elif isinstance(e, StonesMoved):
         d = {
@@ -86,17 +88,38 @@ def event_json(e: Event, names: Sequence[str]) -> Json:
     else:
         assert isinstance(e, CamatElected)
         d = {"kind": "camat", "seat": e.seat, "titles": e.titles}
-    d["text"] = describe(e, names)
+    d["text"] = describe(e, names, stand_in=stand_in)
     return d
 
 
 def events_json(
-    events: Sequence[Event], names: Sequence[str], *, round_number: int, start: int
+    events: Sequence[Event],
+    names: Sequence[str],
+    *,
+    round_number: int,
+    start: int,
+    stand_ins: Collection[int] = (),
 ) -> list[Json]:
-    """Events ``start``.. of a round, each with its ``round`` and ``index`` in the round."""
+    """Events ``start``.. of a round, each with its ``round`` and ``index`` in the round.
+
+    ``stand_ins`` are the indices (in the round's plays) of the plays a computer made
+    for a person: such a ``played`` event, and that seat's ``passed`` events until its
+    next play, carry ``"stand_in": true`` and say so in their words.
+    """
     out = []
-    for i, e in enumerate(events[start:], start):
-        d = event_json(e, names)
+    plays = 0
+    by_computer: dict[int, bool] = {}  # seat -> its last play so far was a stand-in's
+    for i, e in enumerate(events):
+        marked = False
+        if isinstance(e, Played):
+            marked = plays in stand_ins
+            by_computer[e.seat] = marked
+            plays += 1
+        elif isinstance(e, Passed):
+            marked = by_computer.get(e.seat, False)
+        if i < start:
+            continue
+        d = event_json(e, names, stand_in=marked)
         d["round"] = round_number
         d["index"] = i
         out.append(d)
@@ -179,10 +202,14 @@ def view_json(
     return d
 
 
-def _step(r: Round, names: Sequence[str], play: Json | None, start: int) -> Json:
+def _step(
+    r: Round, names: Sequence[str], play: Json | None, start: int, stand_ins: Collection[int]
+) -> Json:
     return {
         "play": play,
-        "events": events_json(r.events, names, round_number=r.number, start=start),
+        "events": events_json(
+            r.events, names, round_number=r.number, start=start, stand_ins=stand_ins
+        ),
         "hands": [tile_names(h) for h in r.hands],
         "line": [list(p) for p in r.line()],
         "ends": list(r.ends) if r.ends is not None else None,
@@ -194,24 +221,33 @@ def _step(r: Round, names: Sequence[str], play: Json | None, start: int) -> Json
     }
 
 
-def replay_json(game: Game, names: Sequence[str]) -> Json:
+def replay_json(
+    game: Game, names: Sequence[str], stand_ins: Sequence[Collection[int]] = ()
+) -> Json:
     """A game step by step, to watch again (see :func:`replay_rounds`)."""
-    return replay_rounds(game.variants, game.rounds, names)
+    return replay_rounds(game.variants, game.rounds, names, stand_ins)
 
 
-def replay_rounds(variants: Variants, rounds: Sequence[Round], names: Sequence[str]) -> Json:
+def replay_rounds(
+    variants: Variants,
+    rounds: Sequence[Round],
+    names: Sequence[str],
+    stand_ins: Sequence[Collection[int]] = (),
+) -> Json:
     """Rounds step by step, to watch again: every round's deal, then the position after
     each play with the events it brought. Every hand is shown, so give only finished
-    rounds to anyone who may not see the last one's hands."""
+    rounds to anyone who may not see the last one's hands. ``stand_ins``: per round, the
+    indices of the plays a computer made for a person."""
     again = Game(variants)
     out = []
-    for r in rounds:
+    for n, r in enumerate(rounds):
+        marks = stand_ins[n] if n < len(stand_ins) else ()
         g = again.start_round(list(r.dealt), r.unused)
-        steps = [_step(g, names, None, 0)]
+        steps = [_step(g, names, None, 0, marks)]
         for seat, m in r.plays:
             before = len(g.events)
             g.play(m)
-            steps.append(_step(g, names, move_json(seat, g.plays[-1][1]), before))
+            steps.append(_step(g, names, move_json(seat, g.plays[-1][1]), before, marks))
         out.append(
             {
                 "number": g.number,

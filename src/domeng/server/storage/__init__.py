@@ -8,17 +8,28 @@ keeps storage off the event loop.
   of their own so that a slow disk or a network database never stalls the tables.
 """
 
-from .base import Storage, StorageError, StoredDeal, StoredPlay, StoredSeat, StoredTable
+from .base import (
+    CHAT_KEPT,
+    Storage,
+    StorageError,
+    StoredChat,
+    StoredDeal,
+    StoredPlay,
+    StoredSeat,
+    StoredTable,
+)
 from .memory import MemoryStorage
 from .sqlite import SQLiteStorage
 from .writer import StorageWriter
 
 __all__ = [
+    "CHAT_KEPT",
     "MemoryStorage",
     "SQLiteStorage",
     "Storage",
     "StorageError",
     "StorageWriter",
+    "StoredChat",
     "StoredDeal",
     "StoredPlay",
     "StoredSeat",

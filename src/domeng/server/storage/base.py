@@ -17,6 +17,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+CHAT_KEPT = 100
+"""How many of a table's last chat messages :meth:`Storage.load_tables` gives back."""
+
 
 class StorageError(Exception):
     """A write the storage refuses (a table, deal or play stored twice, or one for a
@@ -38,12 +41,23 @@ class StoredSeat:
     """The number of the last finished round after which this person said they are ready."""
     seed: int = 0
     """The seed for this seat's computer player (the seat's own or its stand-in)."""
+    invite: str | None = None
+    """The invitation code an open person's seat asks for (None: none). Kept as it is,
+    not as a hash, so that the host can be shown the seat's link again."""
+    open: bool = False
+    """An open person's seat anyone may take (no invitation)."""
+    sits_from: int = 0
+    """The round from which the seat's person plays it (a computer plays it before)."""
+    timeouts: int = 0
+    """Moves in a row the turn clock had a computer make for this seat's person."""
 
 
 @dataclass(slots=True)
 class StoredDeal:
     hands: list[list[str]]
     unused: list[str]
+    at: float = 0.0
+    """When it was dealt (Unix time; 0 when not known)."""
 
 
 @dataclass(slots=True)
@@ -51,6 +65,22 @@ class StoredPlay:
     seat: int
     tile: str
     end: str
+    stand_in: bool = False
+    """A computer made this play for the seat's person."""
+    at: float = 0.0
+    """When it was played (Unix time; 0 when not known)."""
+
+
+@dataclass(slots=True)
+class StoredChat:
+    """One message said at a table."""
+
+    seat: int | None
+    """The speaker's seat (None: a spectator)."""
+    name: str
+    text: str | None
+    phrase: str | None
+    at: float
 
 
 @dataclass(slots=True)
@@ -65,6 +95,14 @@ class StoredTable:
     deals: list[StoredDeal] = field(default_factory=list)
     plays: list[list[StoredPlay]] = field(default_factory=list)
     """The plays of each round, in order (one list per deal)."""
+    host_hash: str | None = None
+    """SHA-256 of the host's token."""
+    host_seat: int | None = None
+    """The seat the host took when creating the table (None: none)."""
+    ended: str | None = None
+    """Why the game ended before its end was reached: "host", "idle" (None: it did not)."""
+    chat: list[StoredChat] = field(default_factory=list)
+    """The last messages said at the table (at most :data:`CHAT_KEPT` are loaded)."""
 
 
 class Storage(ABC):
@@ -82,7 +120,8 @@ class Storage(ABC):
 
     @abstractmethod
     def load_tables(self) -> list[StoredTable]:
-        """Every table, oldest first (by ``created``, then ``id``), with its deals and plays."""
+        """Every table not removed, oldest first (by ``created``, then ``id``), with its
+        deals, plays and last :data:`CHAT_KEPT` chat messages."""
 
     @abstractmethod
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
@@ -95,6 +134,18 @@ class Storage(ABC):
     @abstractmethod
     def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
         """Store the ``index``-th play (from 0) of round ``number``."""
+
+    @abstractmethod
+    def end_table(self, table_id: str, why: str) -> None:
+        """Mark a game ended before its end (``why``: "host" or "idle")."""
+
+    @abstractmethod
+    def remove_table(self, table_id: str) -> None:
+        """Take a table out of :meth:`load_tables` (its record stays stored)."""
+
+    @abstractmethod
+    def add_chat(self, table_id: str, message: StoredChat) -> None:
+        """Keep a message said at a table."""
 
     @abstractmethod
     def close(self) -> None:

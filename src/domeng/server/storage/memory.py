@@ -10,7 +10,16 @@ from __future__ import annotations
 
 import copy
 
-from .base import Storage, StorageError, StoredDeal, StoredPlay, StoredSeat, StoredTable
+from .base import (
+    CHAT_KEPT,
+    Storage,
+    StorageError,
+    StoredChat,
+    StoredDeal,
+    StoredPlay,
+    StoredSeat,
+    StoredTable,
+)
 
 
 class MemoryStorage(Storage):
@@ -18,6 +27,7 @@ class MemoryStorage(Storage):
 
     def __init__(self) -> None:
         self._tables: dict[str, StoredTable] = {}
+        self._removed: set[str] = set()
         self._closed = False
 
     def create_table(self, table: StoredTable) -> None:
@@ -30,8 +40,11 @@ class MemoryStorage(Storage):
 
     def load_tables(self) -> list[StoredTable]:
         self._check_open()
-        tables = sorted(self._tables.values(), key=lambda t: (t.created, t.id))
-        return copy.deepcopy(tables)
+        kept = [t for t in self._tables.values() if t.id not in self._removed]
+        tables = copy.deepcopy(sorted(kept, key=lambda t: (t.created, t.id)))
+        for t in tables:
+            t.chat = t.chat[-CHAT_KEPT:]
+        return tables
 
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
         t = self._table(table_id)
@@ -58,6 +71,16 @@ class MemoryStorage(Storage):
         if index != len(plays):
             raise StorageError(f"play {index} of round {number} follows no play")
         plays.append(copy.copy(play))
+
+    def end_table(self, table_id: str, why: str) -> None:
+        self._table(table_id).ended = why
+
+    def remove_table(self, table_id: str) -> None:
+        self._table(table_id)
+        self._removed.add(table_id)
+
+    def add_chat(self, table_id: str, message: StoredChat) -> None:
+        self._table(table_id).chat.append(copy.copy(message))
 
     def close(self) -> None:
         self._closed = True

@@ -4,6 +4,11 @@ Every write is one transaction, committed before the method returns, so a move
 that has been stored survives the process being killed (SQLite's write-ahead
 log with ``synchronous=NORMAL`` is durable against a crash of the process; only
 a power failure may lose the last commits).
+
+The schema is versioned (SQLite's ``user_version``): :data:`MIGRATIONS` are the
+steps from an empty file to the current schema, each run once, in order, in one
+transaction, so a file made by an older version of Domeng opens in place and
+keeps every table.
 """
 
 from __future__ import annotations
@@ -14,42 +19,84 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .base import Storage, StorageError, StoredDeal, StoredPlay, StoredSeat, StoredTable
+from .base import (
+    CHAT_KEPT,
+    Storage,
+    StorageError,
+    StoredChat,
+    StoredDeal,
+    StoredPlay,
+    StoredSeat,
+    StoredTable,
+)
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    settings TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    level TEXT,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    ready INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS deals (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    hands TEXT NOT NULL,
-    unused TEXT NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE TABLE IF NOT EXISTS plays (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number INTEGER NOT NULL,
-    idx INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    tile TEXT NOT NULL,
-    end_ TEXT NOT NULL,
-    PRIMARY KEY (table_id, number, idx)
-);
-"""
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tables, seats, and the record (deals and plays)
+    """
+    CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS seats (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        level TEXT,
+        name TEXT NOT NULL,
+        token_hash TEXT,
+        ready INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE TABLE IF NOT EXISTS deals (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        number INTEGER NOT NULL,
+        hands TEXT NOT NULL,
+        unused TEXT NOT NULL,
+        PRIMARY KEY (table_id, number)
+    );
+    CREATE TABLE IF NOT EXISTS plays (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        number INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        tile TEXT NOT NULL,
+        end_ TEXT NOT NULL,
+        PRIMARY KEY (table_id, number, idx)
+    );
+    """,
+    # 2: playing with friends: the host, invitations, a seat's first round, the turn
+    # clock, stand-in plays, the end of a game, removed tables, talk at the table.
+    # The seats open before invitations existed stay open to anyone.
+    """
+    ALTER TABLE tables ADD COLUMN host_hash TEXT;
+    ALTER TABLE tables ADD COLUMN host_seat INTEGER;
+    ALTER TABLE tables ADD COLUMN ended TEXT;
+    ALTER TABLE tables ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN invite TEXT;
+    ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN sits_from INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;
+    UPDATE seats SET open = 1 WHERE kind = 'person';
+    ALTER TABLE deals ADD COLUMN at REAL NOT NULL DEFAULT 0;
+    ALTER TABLE plays ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE plays ADD COLUMN at REAL NOT NULL DEFAULT 0;
+    CREATE TABLE chat (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        n INTEGER NOT NULL,
+        seat INTEGER,
+        name TEXT NOT NULL,
+        text TEXT,
+        phrase TEXT,
+        at REAL NOT NULL,
+        PRIMARY KEY (table_id, n)
+    );
+    """,
+)
+"""The schema, step by step: step N brings a file from ``user_version`` N-1 to N."""
+
+_SEAT_COLUMNS = "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts"
 
 
 class SQLiteStorage(Storage):
@@ -73,57 +120,103 @@ class SQLiteStorage(Storage):
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")  # no seat, deal or play of no table
-        self._db.executescript(_SCHEMA)
         self._db.execute("BEGIN IMMEDIATE")
         self._db.execute("COMMIT")
+        self._migrate()
+
+    @property
+    def version(self) -> int:
+        """The schema's version in this file (``len(MIGRATIONS)`` once opened)."""
+        (version,) = self._db.execute("PRAGMA user_version").fetchone()
+        return int(version)
+
+    def _migrate(self) -> None:
+        for number in range(self.version, len(MIGRATIONS)):
+            with self._tx() as db:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number + 1}")
 
     def create_table(self, table: StoredTable) -> None:
         if len(table.plays) != len(table.deals):
             raise StorageError("a table's plays come as one list per deal")
-        with self._tx():
-            self._db.execute(
-                "INSERT INTO tables (id, created, settings) VALUES (?, ?, ?)",
-                (table.id, table.created, json.dumps(table.settings)),
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO tables (id, created, settings, host_hash, host_seat, ended) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    table.id,
+                    table.created,
+                    json.dumps(table.settings),
+                    table.host_hash,
+                    table.host_seat,
+                    table.ended,
+                ),
             )
             for n, s in enumerate(table.seats):
-                self._put_seat(table.id, n, s)
+                db.execute(
+                    f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (table.id, n, *_seat_values(s)),
+                )
             for n, d in enumerate(table.deals, 1):
                 self._put_deal(table.id, n, d)
                 for i, p in enumerate(table.plays[n - 1]):
                     self._put_play(table.id, n, i, p)
+            for n, c in enumerate(table.chat):
+                self._put_chat(table.id, n, c)
 
     def load_tables(self) -> list[StoredTable]:
         db = self._db
         tables: dict[str, StoredTable] = {}
-        for tid, created, settings in db.execute(
-            "SELECT id, created, settings FROM tables ORDER BY created, id"
+        for tid, created, settings, host_hash, host_seat, ended in db.execute(
+            "SELECT id, created, settings, host_hash, host_seat, ended FROM tables "
+            "WHERE NOT removed ORDER BY created, id"
         ):
-            tables[tid] = StoredTable(tid, created, json.loads(settings), [])
-        for tid, _, kind, level, name, token_hash, ready, seed in db.execute(
-            "SELECT table_id, seat, kind, level, name, token_hash, ready, seed "
-            "FROM seats ORDER BY table_id, seat"
-        ):
-            if tid in tables:
-                tables[tid].seats.append(StoredSeat(kind, level, name, token_hash, ready, seed))
-        for tid, _, hands, unused in db.execute(
-            "SELECT table_id, number, hands, unused FROM deals ORDER BY table_id, number"
+            tables[tid] = StoredTable(
+                tid, created, json.loads(settings), [], host_hash=host_hash,
+                host_seat=host_seat, ended=ended,
+            )  # fmt: skip
+        for tid, _, *values in db.execute(
+            f"SELECT table_id, seat, {_SEAT_COLUMNS} FROM seats ORDER BY table_id, seat"
         ):
             if tid in tables:
-                tables[tid].deals.append(StoredDeal(json.loads(hands), json.loads(unused)))
+                kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts = values
+                tables[tid].seats.append(
+                    StoredSeat(
+                        kind, level, name, token_hash, ready, seed, invite, bool(open_), sits,
+                        timeouts,
+                    )
+                )  # fmt: skip
+        for tid, _, hands, unused, at in db.execute(
+            "SELECT table_id, number, hands, unused, at FROM deals ORDER BY table_id, number"
+        ):
+            if tid in tables:
+                tables[tid].deals.append(StoredDeal(json.loads(hands), json.loads(unused), at))
                 tables[tid].plays.append([])
-        for tid, number, seat, tile_, end in db.execute(
-            "SELECT table_id, number, seat, tile, end_ FROM plays ORDER BY table_id, number, idx"
+        for tid, number, seat, tile_, end, stand_in, at in db.execute(
+            "SELECT table_id, number, seat, tile, end_, stand_in, at FROM plays "
+            "ORDER BY table_id, number, idx"
         ):
             t = tables.get(tid)
             if t is not None and number <= len(t.plays):
-                t.plays[number - 1].append(StoredPlay(seat, tile_, end))
+                t.plays[number - 1].append(StoredPlay(seat, tile_, end, bool(stand_in), at))
+        for tid, seat, name, text, phrase, at in db.execute(
+            "SELECT table_id, seat, name, text, phrase, at FROM ("
+            "  SELECT *, ROW_NUMBER() OVER (PARTITION BY table_id ORDER BY n DESC) AS back"
+            "  FROM chat) WHERE back <= ? ORDER BY table_id, n",
+            (CHAT_KEPT,),
+        ):
+            if tid in tables:
+                tables[tid].chat.append(StoredChat(seat, name, text, phrase, at))
         return list(tables.values())
 
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
         with self._tx() as db:
+            sets = ", ".join(f"{c.strip()} = ?" for c in _SEAT_COLUMNS.split(","))
             done = db.execute(
-                "UPDATE seats SET kind = ?, level = ?, name = ?, token_hash = ?, ready = ?, "
-                "seed = ? WHERE table_id = ? AND seat = ?",
+                f"UPDATE seats SET {sets} WHERE table_id = ? AND seat = ?",
                 (*_seat_values(data), table_id, seat),
             )
             if done.rowcount != 1:
@@ -158,6 +251,25 @@ class SQLiteStorage(Storage):
                 raise StorageError(f"play {index} of round {number} follows no play")
             self._put_play(table_id, number, index, play)
 
+    def end_table(self, table_id: str, why: str) -> None:
+        with self._tx() as db:
+            self._one(
+                db.execute("UPDATE tables SET ended = ? WHERE id = ?", (why, table_id)), table_id
+            )
+
+    def remove_table(self, table_id: str) -> None:
+        with self._tx() as db:
+            self._one(
+                db.execute("UPDATE tables SET removed = 1 WHERE id = ?", (table_id,)), table_id
+            )
+
+    def add_chat(self, table_id: str, message: StoredChat) -> None:
+        with self._tx() as db:
+            (n,) = db.execute(
+                "SELECT COALESCE(MAX(n) + 1, 0) FROM chat WHERE table_id = ?", (table_id,)
+            ).fetchone()
+            self._put_chat(table_id, n, message)
+
     def close(self) -> None:
         self._db.close()
 
@@ -176,25 +288,36 @@ class SQLiteStorage(Storage):
         except sqlite3.IntegrityError as e:
             raise StorageError(str(e)) from None
 
-    def _put_seat(self, table_id: str, seat: int, s: StoredSeat) -> None:  # at creation
-        self._db.execute(
-            "INSERT INTO seats (table_id, seat, kind, level, name, token_hash, ready, seed) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, seat, *_seat_values(s)),
-        )
+    @staticmethod
+    def _one(done: sqlite3.Cursor, table_id: str) -> None:
+        if done.rowcount != 1:
+            raise StorageError(f"there is no table {table_id!r}")
 
     def _put_deal(self, table_id: str, number: int, d: StoredDeal) -> None:
         self._db.execute(
-            "INSERT INTO deals (table_id, number, hands, unused) VALUES (?, ?, ?, ?)",
-            (table_id, number, json.dumps(d.hands), json.dumps(d.unused)),
+            "INSERT INTO deals (table_id, number, hands, unused, at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, number, json.dumps(d.hands), json.dumps(d.unused), d.at),
         )
 
     def _put_play(self, table_id: str, number: int, index: int, p: StoredPlay) -> None:
         self._db.execute(
-            "INSERT INTO plays (table_id, number, idx, seat, tile, end_) VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, number, index, p.seat, p.tile, p.end),
+            "INSERT INTO plays (table_id, number, idx, seat, tile, end_, stand_in, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, number, index, p.seat, p.tile, p.end, int(p.stand_in), p.at),
+        )
+
+    def _put_chat(self, table_id: str, n: int, c: StoredChat) -> None:
+        self._db.execute(
+            "INSERT INTO chat (table_id, n, seat, name, text, phrase, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, n, c.seat, c.name, c.text, c.phrase, c.at),
         )
 
 
-def _seat_values(s: StoredSeat) -> tuple[str, str | None, str, str | None, int, int]:
-    return (s.kind, s.level, s.name, s.token_hash, s.ready, s.seed)
+def _seat_values(
+    s: StoredSeat,
+) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int]:
+    return (
+        s.kind, s.level, s.name, s.token_hash, s.ready, s.seed, s.invite, int(s.open),
+        s.sits_from, s.timeouts,
+    )  # fmt: skip

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from .base import Storage, StoredDeal, StoredPlay, StoredSeat, StoredTable
+from .base import Storage, StoredChat, StoredDeal, StoredPlay, StoredSeat, StoredTable
 
 T = TypeVar("T")
 
@@ -50,6 +50,15 @@ class StorageWriter:
 
     async def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
         await self._run(self.storage.add_play, table_id, number, index, play)
+
+    async def end_table(self, table_id: str, why: str) -> None:
+        await self._run(self.storage.end_table, table_id, why)
+
+    async def remove_table(self, table_id: str) -> None:
+        await self._run(self.storage.remove_table, table_id)
+
+    async def add_chat(self, table_id: str, message: StoredChat) -> None:
+        await self._run(self.storage.add_chat, table_id, message)
 
     async def close(self) -> None:
         """Finish the calls already made, then close the storage (in its thread)."""

@@ -1,0 +1,172 @@
+"""The host's say at a table: invitations, a seat handed to a computer or opened to a
+new person, the end of the game, the same players again, a finished table removed.
+
+Whoever creates a table gets the host's token. ``POST /api/tables/{id}/host`` with
+that token and an ``action`` (:class:`HostAction`) comes here; every change goes
+through the hub's own steps (stored first, under the table's lock).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import Field
+
+from .bodies import (
+    ComputerSeat,
+    EndBody,
+    Level,
+    NewTable,
+    PersonSeat,
+    VariantsBody,
+    _Body,
+)
+from .documents import Json
+from .players import default_level
+from .refusals import Rule, Wording
+from .tables import DEFAULT_NAMES, Table, TableError, invite_code
+
+if TYPE_CHECKING:
+    from .hub import Created, Hub
+
+
+class HostAction(_Body):
+    """``POST /api/tables/{id}/host``."""
+
+    token: str = Field(description="the host's token")
+    action: Literal["invites", "replace", "invite", "end", "again", "remove"]
+    seat: int | None = Field(default=None, description="the seat, for replace and invite")
+    level: Level | None = Field(default=None, description="the computer player, for replace")
+
+
+HOST_WORDS = Wording(
+    status=422,
+    rules={
+        "token": Rule("missing_token", "must be a text"),
+        "action": Rule("bad_body", "must be invites, replace, invite, end, again or remove"),
+        "seat": Rule("bad_body", "must be a seat number"),
+        "level": Rule("bad_level", "must name one of GET /api's levels"),
+    },
+    missing=lambda name: ("bad_body", f"the body needs {name!r}"),
+    special=lambda e: (
+        TableError("missing_token", 'the host\'s token is needed: {"token": "..."}', 401)
+        if tuple(e["loc"]) == ("token",)
+        else None
+    ),
+)
+
+
+async def act(hub: Hub, t: Table, body: HostAction) -> Json:
+    """Do the host's ``action`` at ``t``; answers what the action says (docs/protocol.md)."""
+    if not t.is_host(body.token):
+        raise TableError("not_host", "that is not the host's token of this table", 403)
+    if body.action == "invites":
+        return {"table": t.public_json(), "invites": _links(t)}
+    if body.action == "again":
+        return (await again(hub, t)).json()
+    if body.action == "remove":
+        if not t.finished:
+            raise TableError("not_finished", "only a finished game can be removed", 409)
+        await hub.remove_table(t)
+        return {"table": t.public_json()}
+    if body.action == "end":
+        if t.finished:
+            raise TableError("game_over", "this game is over", 409)
+        await hub.end_table(t, "host")
+        return {"table": t.public_json()}
+    if t.finished:
+        raise TableError("game_over", "this game is over", 409)
+    if body.seat is None:
+        raise TableError("bad_body", f"{body.action} needs a 'seat'", 422)
+    seat = body.seat
+    s = hub.seat(t, seat)
+    async with t.lock:
+        if body.action == "replace":
+            if s.stored.kind != "person":
+                raise TableError("computer_seat", f"seat {seat} is a computer player's", 409)
+            level = body.level or default_level()
+            new = dataclasses.replace(
+                s.stored,
+                kind="computer",
+                level=level,
+                name=f"{DEFAULT_NAMES[seat]} ({level})",
+                token_hash=None,
+                invite=None,
+                open=False,
+                timeouts=0,
+            )
+        else:  # invite: from the next round on, a new person's seat
+            if s.stored.kind != "computer":
+                raise TableError("person_seat", f"seat {seat} is a person's", 409)
+            new = dataclasses.replace(
+                s.stored,
+                kind="person",
+                level=None,
+                name=f"Seat {seat}",
+                token_hash=None,
+                invite=invite_code(),
+                open=False,
+                sits_from=len(t.game.rounds) + 1,
+                ready=0,
+            )
+        await hub.change_seat(t, seat, new)
+    await hub.first_deal(t)
+    answer: Json = {"table": t.public_json()}
+    if body.action == "invite":
+        answer["invites"] = _links(t)
+    return answer
+
+
+def _links(t: Table) -> dict[str, str]:
+    return {str(n): link for n, link in t.invites().items()}
+
+
+async def again(hub: Hub, t: Table) -> Created:
+    """A new table with ``t``'s seats and settings. Every person connected at ``t`` is sent
+    a token for the same seat at the new one; the others' seats are invited anew."""
+    connected = {c.seat for c in t.connections if c.seat is not None}
+    settings = t.settings
+    seats: list[PersonSeat | ComputerSeat] = []
+    for n, s in enumerate(t.seats):
+        st = s.stored
+        if st.kind == "computer":
+            seats.append(ComputerSeat(kind="computer", level=st.level, name=st.name))
+        elif n in connected:
+            seats.append(PersonSeat(kind="person", name=st.name))
+        else:
+            seats.append(PersonSeat(kind="person", open=st.open))
+    end = (
+        EndBody(rounds=settings.end_rounds)
+        if settings.end_rounds is not None
+        else EndBody(titles=settings.end_titles)
+        if settings.end_titles is not None
+        else None
+    )
+    body = NewTable(
+        seats=seats,
+        variants=VariantsBody(
+            opening=settings.variants.opening.value,
+            block_passes=settings.variants.block_passes.value,
+        ),
+        pace_ms=settings.pace_ms,
+        stand_in=settings.stand_in,
+        replace_after_ms=settings.replace_after_ms,
+        end=end,
+        turn_seconds=settings.turn_seconds,
+        spectator_chat=settings.spectator_chat,
+    )
+    created = await hub.create_table(body)
+    for c in list(t.connections):
+        if c.seat is not None and c.seat in created.tokens:
+            c.send(
+                {
+                    "type": "again",
+                    "table_id": created.table.id,
+                    "seat": c.seat,
+                    "token": created.tokens[c.seat],
+                }
+            )
+        else:
+            c.send({"type": "again", "table_id": created.table.id, "seat": None, "token": None})
+    return created
