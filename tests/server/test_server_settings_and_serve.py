@@ -190,3 +190,17 @@ def test_serve_listens_on_every_address_of_its_host() -> None:
     finally:
         for s in sockets:
             s.close()
+
+
+def test_the_home_network_address_is_drawn_as_a_qr_code_for_a_phone() -> None:
+    import segno
+
+    from domeng.commands.serve import qr_text
+
+    data = "http://192.168.1.20:8080/"
+    drawn = qr_text(data).splitlines()
+    size = len(segno.make(data, error="m").matrix) + 4  # the code and its border of 2
+    assert len(drawn) == (size + 1) // 2  # two rows of modules to a line of text
+    assert {len(line) for line in drawn} == {size}
+    assert set("".join(drawn)) <= {"█", "▀", "▄", " "}
+    assert qr_text("http://192.168.1.21:8080/") != qr_text(data)

@@ -25,6 +25,17 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def qr_text(data: str) -> str:
+    """A QR code of ``data`` drawn with block characters, for a terminal."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(data, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue().rstrip("\n")
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
@@ -72,6 +83,8 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
     click.echo(f"Domeng table service: {local}  (tables stored in {path})")
     if lan is not None:
         click.echo(f"Others on your home network can open: http://{lan}:{port}/")
+        click.echo("or scan this with a phone's camera:")
+        click.echo(qr_text(f"http://{lan}:{port}/"))
     elif host not in LOOPBACK:
         click.echo(f"Listening on {host}:{port}")
 
