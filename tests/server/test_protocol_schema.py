@@ -76,7 +76,7 @@ def kind_of(doc: Json) -> str | None:
         return "replay"
     if keys == {"error"}:
         return "http_error"
-    if keys == {"name"}:
+    if "name" in keys and keys <= {"name", "invite"}:
         return "take_seat"
     if keys == {"token"}:
         return "leave_seat"
