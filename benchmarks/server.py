@@ -137,8 +137,14 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 async def table_plays(http: httpx.AsyncClient) -> int:
-    tables = (await http.get("/api/tables")).json()["tables"]
-    return sum(t["state"] - t["round"] for t in tables)
+    """Every table's plays so far (the list comes in pages: each is followed)."""
+    plays, params = 0, {"limit": "500"}
+    while True:
+        page = (await http.get("/api/tables", params=params)).json()
+        plays += sum(t["state"] - t["round"] for t in page["tables"])
+        if not page.get("next"):
+            return plays
+        params["cursor"] = page["next"]
 
 
 async def run(args: argparse.Namespace) -> None:

@@ -5,6 +5,10 @@ one who holds the fewest stones; then the one who received the fewest stones
 over the whole game (docs/rules.md, "The end of a game"). Players equal on all
 three share a rank.
 
+The figures are summed round by round in a :class:`Tally`, so that a long game
+need not be read again for every look at its standings (the table service keeps
+the tally of its finished rounds and adds only the round being played).
+
 >>> from domeng.engine import Game
 >>> [s.rank for s in standings(Game())]
 [1, 1, 1, 1, 1]
@@ -12,12 +16,17 @@ three share a rank.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .events import CamatElected, Finish, RoundEnded, StonesMoved
+from .events import Finish, RoundEnded, StonesMoved
 from .game import Game
 from .moves import SEATS
+from .round import Round
+
+
+def _zeros() -> list[int]:
+    return [0] * SEATS
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,57 +53,78 @@ class Standing:
     """Rounds in which this player was MATTIKKENG (won or not)."""
 
     def json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            "seat": self.seat,
+            "rank": self.rank,
+            "titles": self.titles,
+            "stones": self.stones,
+            "received": self.received,
+            "rounds_won": self.rounds_won,
+            "ceki": self.ceki,
+            "pollo": self.pollo,
+            "manguno": self.manguno,
+            "mattikkeng": self.mattikkeng,
+        }
 
 
-def _key(s: Standing) -> tuple[int, int, int]:
-    return (-s.titles, s.stones, s.received)
+@dataclass(slots=True)
+class Tally:
+    """Every seat's figures summed over the rounds added so far."""
+
+    received: list[int] = field(default_factory=_zeros)
+    won: list[int] = field(default_factory=_zeros)
+    ceki: list[int] = field(default_factory=_zeros)
+    pollo: list[int] = field(default_factory=_zeros)
+    manguno: list[int] = field(default_factory=_zeros)
+    mattikkeng: list[int] = field(default_factory=_zeros)
+    rounds: int = 0
+    """How many rounds were added."""
+
+    def add(self, r: Round) -> None:
+        """Add a round's figures (a round being played adds what it brought so far)."""
+        for e in r.events:
+            if isinstance(e, StonesMoved):
+                self.received[e.receiver] += e.amount
+            elif isinstance(e, RoundEnded):
+                self.won[e.winner] += 1
+                if e.first_cappu is not None and e.finish is Finish.CEKI:
+                    self.ceki[e.first_cappu] += 1
+                if e.first_cappu is not None and e.finish is Finish.POLLO:
+                    self.pollo[e.first_cappu] += 1
+                if e.manguno is not None:
+                    self.manguno[e.manguno] += 1
+                for seat in e.mattikkeng:
+                    self.mattikkeng[seat] += 1
+        self.rounds += 1
+
+    def copy(self) -> Tally:
+        return Tally(
+            self.received[:], self.won[:], self.ceki[:], self.pollo[:], self.manguno[:],
+            self.mattikkeng[:], self.rounds,
+        )  # fmt: skip
+
+    def ranked(self, titles: list[int], stones: list[int]) -> list[Standing]:
+        """The standings, in rank order (seat order among equals), given every seat's
+        CAMAT titles and the stones it holds now."""
+
+        def key(n: int) -> tuple[int, int, int]:
+            return (-titles[n], stones[n], self.received[n])
+
+        out: list[Standing] = []
+        for place, n in enumerate(sorted(range(SEATS), key=key), 1):
+            rank = out[-1].rank if out and key(out[-1].seat) == key(n) else place
+            out.append(
+                Standing(
+                    n, rank, titles[n], stones[n], self.received[n], self.won[n], self.ceki[n],
+                    self.pollo[n], self.manguno[n], self.mattikkeng[n],
+                )
+            )  # fmt: skip
+        return out
 
 
 def standings(game: Game) -> list[Standing]:
     """Every seat's standing, in rank order (seat order among equals)."""
-    received = [0] * SEATS
-    won = [0] * SEATS
-    ceki = [0] * SEATS
-    pollo = [0] * SEATS
-    manguno = [0] * SEATS
-    mattikkeng = [0] * SEATS
-    titles = [0] * SEATS
+    tally = Tally()
     for r in game.rounds:
-        for e in r.events:
-            if isinstance(e, StonesMoved):
-                received[e.receiver] += e.amount
-            elif isinstance(e, CamatElected):
-                titles[e.seat] = e.titles
-            elif isinstance(e, RoundEnded):
-                won[e.winner] += 1
-                if e.first_cappu is not None and e.finish is Finish.CEKI:
-                    ceki[e.first_cappu] += 1
-                if e.first_cappu is not None and e.finish is Finish.POLLO:
-                    pollo[e.first_cappu] += 1
-                if e.manguno is not None:
-                    manguno[e.manguno] += 1
-                for seat in e.mattikkeng:
-                    mattikkeng[seat] += 1
-    stones = list(game.rounds[-1].stones) if game.rounds else [0] * SEATS
-    figures = [
-        Standing(
-            n,
-            0,
-            titles[n],
-            stones[n],
-            received[n],
-            won[n],
-            ceki[n],
-            pollo[n],
-            manguno[n],
-            mattikkeng[n],
-        )
-        for n in range(SEATS)
-    ]
-    ordered = sorted(figures, key=_key)
-    out: list[Standing] = []
-    for place, s in enumerate(ordered, 1):
-        rank = out[-1].rank if out and _key(out[-1]) == _key(s) else place
-        out.append(Standing(**{**s.json(), "rank": rank}))
-    return out
+        tally.add(r)
+    return tally.ranked(list(game.titles), list(game.stones))

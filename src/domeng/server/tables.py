@@ -23,7 +23,7 @@ from domeng.engine import (
     parse_tile,
 )
 from domeng.engine.record import record_of
-from domeng.engine.standings import standings
+from domeng.engine.standings import Tally
 from domeng.engine.tiles import mask_of
 
 from . import wire
@@ -117,6 +117,8 @@ class Table:
         """When the person in turn runs out of time (the clock's time), or None."""
         self.event_cache: list[Json] = []
         self.cache_round = 0
+        self._tally = Tally()
+        """The standings' figures of the finished rounds, added as they finish."""
 
     # -- reading --------------------------------------------------------------
 
@@ -265,6 +267,18 @@ class Table:
             "deadline": round(self.clock.wall() + left, 3),
         }
 
+    def standings_json(self) -> list[Json]:
+        """The standings so far: the finished rounds' tally, and the round being played."""
+        rounds = self.game.rounds
+        done = len(rounds) - (1 if self.in_round else 0)
+        while self._tally.rounds < done:
+            self._tally.add(rounds[self._tally.rounds])
+        tally = self._tally
+        if self.in_round:
+            tally = tally.copy()
+            tally.add(rounds[-1])
+        return [s.json() for s in tally.ranked(self.game.titles, self.game.stones)]
+
     def public_json(self) -> Json:
         """The table as anyone may see it (the list, the lobby, every update)."""
         now = self.clock.now()
@@ -309,7 +323,7 @@ class Table:
             "camat": self.game.camat,
             "titles": self.game.titles,
             "clock": self.clock_json(),
-            "standings": [s.json() for s in standings(self.game)],
+            "standings": self.standings_json(),
             **self.settings.json(),
             "links": {
                 "self": f"/api/tables/{self.id}",
