@@ -111,8 +111,8 @@ class Socket:
         self.stack.close()
 
 
-def start_service(db: Path) -> tuple[uvicorn.Server, threading.Thread, str]:
-    app = create_app(SQLiteStorage(db))
+def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
+    app = create_app(SQLiteStorage(db), **options)
     # log_config=None: the service's log records reach the root logger (and caplog)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)

@@ -107,3 +107,49 @@ def run_apart(main: Callable[[], Coroutine[Any, Any, tuple[int, int]]]) -> tuple
     if errors:
         raise errors[0]
     return out[0]
+
+
+def test_a_connection_too_many_characters_behind_is_closed_too() -> None:
+    from domeng.server.connection import QUEUE_BYTES
+
+    c = Connection()
+    big = "x" * 100_000
+    for _ in range(QUEUE_BYTES // len(big) + 2):
+        c.send({"type": "pong", "pad": big})
+    assert c.closed and c.close_code == 1008
+    texts = [c.outbox.get_nowait() for _ in range(c.outbox.qsize())]
+    assert json.loads(texts[-2] or "")["code"] == "too_far_behind"
+    assert len(texts) - 2 <= QUEUE_BYTES // len(big)  # far fewer than QUEUE_LIMIT messages
+
+
+def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import domeng.server.hub as hub_module
+
+    encoded: list[str] = []
+    real = hub_module.encode
+
+    def counting(message: dict[str, Any]) -> str:
+        encoded.append(message["type"])
+        return real(message)
+
+    monkeypatch.setattr(hub_module, "encode", counting)
+
+    async def main() -> tuple[int, int]:
+        hub, t = await computer_table(tmp_path, pace_ms=0)
+        watchers = [Connection() for _ in range(50)]
+        for c in watchers:
+            hub.hello(t, c, None)
+        for c in watchers:
+            while not c.outbox.empty():
+                c.outbox.get_nowait()
+        encoded.clear()
+        hub.broadcast(t, events=[])
+        texts = {c.outbox.get_nowait() for c in watchers}
+        await hub.close()
+        return len(encoded), len(texts)
+
+    times, distinct = run_apart(main)
+    assert times == 1  # fifty spectators share one view: one encoding
+    assert distinct == 1

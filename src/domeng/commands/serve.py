@@ -46,7 +46,16 @@ def qr_text(data: str) -> str:
     help="The SQLite file of the tables (default: domeng.sqlite3 in the user's data folder).",
 )
 @click.option("--no-browser", is_flag=True, help="Do not open the browser at a new table.")
-def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name the service answers for (it answers only for its own names).",
+)
+def command(
+    host: str, port: int, db: Path | None, no_browser: bool, allow_hosts: tuple[str, ...]
+) -> None:
     """Run the table service: play Domeng over the network, tables stored and resumable."""
     import uvicorn
 
@@ -66,7 +75,13 @@ def command(host: str, port: int, db: Path | None, no_browser: bool) -> None:
     lan = lan_address() if host in ("0.0.0.0", "::") else None
     if lan is not None:
         addresses.append(f"http://{lan}:{port}/")
-    app = create_app(storage, addresses=addresses)
+    names = set(allow_hosts)
+    if host not in ("0.0.0.0", "::"):
+        names.add(host)
+    elif lan is not None:  # the names this computer has on the home network
+        machine = socket.gethostname().lower()
+        names |= {machine, f"{machine}.local"}
+    app = create_app(storage, addresses=addresses, allowed_hosts=names)
     config = uvicorn.Config(
         app,
         host=host,

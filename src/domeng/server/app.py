@@ -14,13 +14,15 @@ import asyncio
 import contextlib
 import html
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
@@ -49,12 +51,13 @@ from .bodies import (
 )
 from .clock import Clock
 from .documents import Json
+from .guard import Guard
 from .host import HOST_WORDS, HostAction, act
 from .hub import Hub
 from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
 from .schema import protocol_schema
-from .socket import table_socket
+from .socket import HELLO_TIMEOUT, table_socket
 from .storage import Storage
 from .tables import STATUSES, Seat, Table, TableError
 
@@ -368,8 +371,12 @@ def create_app(
     runner: BotRunner | None = None,
     addresses: list[str] | None = None,
     clock: Clock | None = None,
+    allowed_hosts: Iterable[str] = (),
+    hello_timeout: float = HELLO_TIMEOUT,
 ) -> Starlette:
-    """The service, storing through ``storage``; its tables are loaded at startup."""
+    """The service, storing through ``storage``; its tables are loaded at startup. It
+    answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
+    (:mod:`.guard`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -399,11 +406,14 @@ def create_app(
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/web", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="web"),
     ]
+    hosts = {*allowed_hosts, *(urlsplit(a).hostname or "" for a in addresses or [])}
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={404: _not_found, 405: _not_allowed},
+        middleware=[Middleware(Guard, allowed=sorted(h for h in hosts if h))],
     )
     app.state.addresses = addresses or []
     app.state.replay_slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
+    app.state.hello_timeout = hello_timeout
     return app

@@ -31,6 +31,7 @@ from domeng.engine import End, IllegalMoveError, Move, move, parse_tile, tile_na
 
 from .chat import Chat
 from .clock import Clock, LoopClock, Timer
+from .connection import encode
 from .documents import Json
 from .hubbase import log
 from .messages import Back, Play, Ready
@@ -164,26 +165,27 @@ class Hub(Seating, MovingOn):
         }
 
     def broadcast(self, t: Table, *, events: list[Json], kind: str = "update") -> None:
-        """Send every connection its seat's view (one view built per seat)."""
+        """Send every connection its seat's view: one message built and encoded per seat
+        (all spectators share one), the same text to every connection of that seat."""
         if not t.connections:
             return
         table = t.public_json()
-        views: dict[int | None, Json | None] = {}
+        texts: dict[int | None, str] = {}
         for c in list(t.connections):
-            if c.seat not in views:
-                views[c.seat] = t.view_json(c.seat, with_events=False)
-            if kind == "seats":
-                c.send({"type": "seats", "state": t.state, "table": table})
-            else:
-                c.send(
-                    {
+            text = texts.get(c.seat)
+            if text is None:
+                if kind == "seats":
+                    message = {"type": "seats", "state": t.state, "table": table}
+                else:
+                    message = {
                         "type": "update",
                         "state": t.state,
                         "events": events,
                         "table": table,
-                        "view": views[c.seat],
+                        "view": t.view_json(c.seat, with_events=False),
                     }
-                )
+                text = texts[c.seat] = encode(message)
+            c.send_text(text)
 
     # -- actions ----------------------------------------------------------------
 
@@ -227,8 +229,9 @@ class Hub(Seating, MovingOn):
         await self.store.add_chat(t.id, said)
         heard = chat_json(said)
         t.chat.append(heard)
+        text = encode(heard)
         for other in list(t.connections):
-            other.send(heard)
+            other.send_text(text)
 
     async def _back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]

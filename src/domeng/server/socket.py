@@ -37,6 +37,8 @@ from .tables import Connection, Table, TableError
 
 log = logging.getLogger("domeng.server")
 
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to say hello before it is closed."""
 SEND_TIMEOUT = 20.0
 """Seconds a client may take to accept one message before the service gives it up (a
 client that stops reading would otherwise hold its writer, and count as watching)."""
@@ -78,9 +80,22 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 async def _read(ws: WebSocket, hub: Hub, t: Table, c: Connection) -> None:
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + ws.app.state.hello_timeout
     try:
         while not c.closed:
-            incoming = await ws.receive()
+            try:
+                async with asyncio.timeout_at(None if c.hello else hello_by):
+                    incoming = await ws.receive()
+            except TimeoutError:
+                seconds = ws.app.state.hello_timeout
+                words = f"say hello within {seconds:g} s of connecting"
+                c.send(
+                    {"type": "error", "code": "hello_timeout", "message": words, "reply_to": None}
+                )
+                c.close_code = 1008
+                c.close()
+                break
             if incoming["type"] == "websocket.disconnect":
                 break
             await handle(hub, t, c, incoming.get("text"))
@@ -96,6 +111,7 @@ async def _write(ws: WebSocket, c: Connection) -> None:
                 break
             async with asyncio.timeout(SEND_TIMEOUT):  # in this task (wait_for would start one)
                 await ws.send_text(text)
+            c.sent(text)
     except Exception:
         c.closed = True
         c.close_code = 1008
