@@ -22,6 +22,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from domeng.server import SQLiteStorage, create_app
+from domeng.server.limits import generous
 
 Json = dict[str, Any]
 TIMEOUT = 10.0
@@ -112,6 +113,9 @@ class Socket:
 
 
 def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
+    # a test suite makes hundreds of tables and messages from one address in a moment;
+    # the limits themselves are tested with the service's own (test_server_limits.py)
+    options.setdefault("shares", generous())
     app = create_app(SQLiteStorage(db), **options)
     # log_config=None: the service's log records reach the root logger (and caplog)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")

@@ -23,7 +23,7 @@ import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
@@ -49,11 +49,12 @@ from .bodies import (
     TakeSeat,
     read_body,
 )
-from .clock import Clock
+from .clock import Clock, LoopClock
 from .documents import Json
 from .guard import Guard
 from .host import HOST_WORDS, HostAction, act
 from .hub import Hub
+from .limits import Limits, Share, retry_after
 from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
 from .schema import protocol_schema
@@ -77,7 +78,16 @@ once would slow the tables being played and could exhaust the memory."""
 
 
 def _error(e: TableError, headers: dict[str, str] | None = None) -> JSONResponse:
+    wait = retry_after(e)
+    if wait is not None:
+        headers = {**(headers or {}), "Retry-After": wait}
     return JSONResponse({"error": e.json()}, status_code=e.status, headers=headers)
+
+
+def _share(request: Request, kind: str) -> None:
+    """Take the client address's share of ``kind`` (:mod:`.limits`); refuses with 429."""
+    address = request.client.host if request.client is not None else "unknown"
+    _hub(request).limits.change(address, kind)
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> object:
@@ -93,10 +103,13 @@ async def _body(request: Request, limit: int = MAX_BODY) -> object:
             415,
         )
     raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > limit:
-            raise TableError("too_large", f"the body is longer than {limit} bytes", 413)
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limit:
+                raise TableError("too_large", f"the body is longer than {limit} bytes", 413)
+    except ClientDisconnect:  # the client gave up sending: nobody to answer, nothing to log
+        raise TableError("aborted", "the body was not sent whole", 400) from None
     if not raw.strip():
         return {}
     try:
@@ -198,6 +211,7 @@ def _whole(text: str | None, name: str, low: int, high: int, default: int) -> in
 
 
 async def create_table(request: Request) -> Response:
+    _share(request, "create")
     new = read_body(await _body(request), NewTable, NEW_TABLE_WORDS)
     created = await _hub(request).create_table(new)
     location = {"Location": f"/api/tables/{created.table.id}"}
@@ -248,6 +262,7 @@ async def _replay(request: Request, work: Callable[[], bytes]) -> bytes:
 
 async def replay_record(request: Request) -> Response:
     """Replay a record sent by the client (a file opened in the browser) to watch it."""
+    _share(request, "replay")
     doc = await _body(request, limit=MAX_RECORD)
 
     def work() -> bytes:
@@ -261,6 +276,7 @@ async def replay_record(request: Request) -> Response:
 
 
 async def take_seat(request: Request) -> Response:
+    _share(request, "seat")
     t, seat, _ = _seat(request)
     body = read_body(await _body(request), TakeSeat, SEAT_WORDS)
     token = await _hub(request).take_seat(t, seat, body)
@@ -271,6 +287,7 @@ async def take_seat(request: Request) -> Response:
 
 
 async def leave_seat(request: Request) -> Response:
+    _share(request, "seat")
     t, seat, _ = _seat(request)
     body = read_body(await _body(request), LeaveSeat, LEAVE_WORDS)
     await _hub(request).leave_seat(t, seat, body)
@@ -279,6 +296,7 @@ async def leave_seat(request: Request) -> Response:
 
 async def host(request: Request) -> Response:
     """The host's say (:mod:`.host`)."""
+    _share(request, "host")
     t = _hub(request).table(request.path_params["id"])
     body = read_body(await _body(request), HostAction, HOST_WORDS)
     return JSONResponse(await act(_hub(request), t, body))
@@ -373,6 +391,8 @@ def create_app(
     clock: Clock | None = None,
     allowed_hosts: Iterable[str] = (),
     hello_timeout: float = HELLO_TIMEOUT,
+    shares: tuple[dict[str, Share], dict[str, Share]] | None = None,
+    trust_loopback: bool = True,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup. It
     answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
@@ -380,7 +400,9 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub = Hub(storage, runner, clock)
+        messages, addresses = shares or (None, None)
+        limits = Limits(clock or LoopClock(), messages, addresses, trust_loopback=trust_loopback)
+        hub = Hub(storage, runner, clock, limits=limits)
         app.state.hub = hub
         await hub.load()
         try:

@@ -359,6 +359,8 @@ class Error(TypedDict):
     code: str
     message: str
     reply_to: str | int | None
+    retry_after_ms: NotRequired[int]
+    """For ``rate_limited``: when the message would be let through."""
 
 
 class Again(TypedDict):
@@ -376,6 +378,7 @@ ServiceMessage = Welcome | State | Update | Seats | Ok | Left | Pong | Error | C
 class ErrorBody(TypedDict):
     code: str
     message: str
+    retry_after_ms: NotRequired[int]
 
 
 class HttpError(TypedDict):

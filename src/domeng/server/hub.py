@@ -34,6 +34,7 @@ from .clock import Clock, LoopClock, Timer
 from .connection import encode
 from .documents import Json
 from .hubbase import log
+from .limits import Limits
 from .messages import Back, Play, Ready
 from .messages import Chat as ChatMessage
 from .moving import MovingOn
@@ -56,6 +57,7 @@ class Hub(Seating, MovingOn):
         clock: Clock | None = None,
         *,
         deals: random.Random | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.store = StorageWriter(storage)
         self.deals = deals or random.Random(secrets.randbits(128))
@@ -65,6 +67,7 @@ class Hub(Seating, MovingOn):
         self.tables: dict[str, Table] = {}
         self.turn_clock = TurnClock(self.clock, self.time_out)
         self.chat = Chat(self.clock)
+        self.limits = limits or Limits(self.clock)
         self._timers: set[Timer] = set()
         self._wakes: dict[tuple[str, int], Timer] = {}
         self.chores: set[asyncio.Task[None]] = set()

@@ -126,6 +126,7 @@ async def handle(hub: Hub, t: Table, c: Connection, text: str | None) -> None:
     try:
         doc = read_frame(text)
         reply_to = reply_id(doc.get("id"))
+        hub.limits.message(c, doc["type"] if isinstance(doc.get("type"), str) else "other")
         model = kind_of(doc)
         if not (model.before_hello or c.hello):
             message = 'say hello first: {"type": "hello", "token": ...}'

@@ -1,0 +1,143 @@
+"""Fair shares: a token bucket for every kind of message a connection sends, and for
+every kind of change a client address makes over HTTP.
+
+A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message
+takes one. An empty bucket refuses with ``rate_limited`` and says when to try
+again (over HTTP a ``429`` with ``Retry-After``). The shares are far above what a
+person playing needs — a hot-seat screen's five seats each have their own
+connection — so only a flood meets them. Time is the hub's clock, so the limits
+are tested to the millisecond without sleeping.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import weakref
+from dataclasses import dataclass
+
+from .clock import Clock
+from .connection import Connection
+from .tables import TableError
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    burst: int
+    """How many at once."""
+    rate: float
+    """How many a second, over time."""
+
+
+MESSAGE_SHARES: dict[str, Share] = {
+    "hello": Share(10, 1.0),
+    "play": Share(30, 10.0),
+    "ready": Share(10, 2.0),
+    "sync": Share(10, 2.0),
+    "ping": Share(10, 2.0),
+    "back": Share(10, 1.0),
+    "chat": Share(10, 1.0),  # and at most 5 in 10 s (domeng.server.chat)
+}
+"""Per connection, per kind of message; any other kind (a refused one) shares ``other``."""
+OTHER = Share(20, 2.0)
+ADDRESS_SHARES: dict[str, Share] = {
+    "create": Share(20, 1 / 3),
+    "seat": Share(30, 1.0),
+    "host": Share(30, 1.0),
+    "replay": Share(5, 0.2),
+}
+"""Per client address, per kind of change over HTTP."""
+
+
+@dataclass(slots=True)
+class Bucket:
+    share: Share
+    tokens: float
+    at: float
+
+    def take(self, now: float) -> float:
+        """Take a token: 0 when there was one, else the seconds until there is."""
+        self.tokens = min(self.share.burst, self.tokens + (now - self.at) * self.share.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.share.rate
+
+
+class Limits:
+    """Every connection's and every client address's buckets."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        messages: dict[str, Share] | None = None,
+        addresses: dict[str, Share] | None = None,
+        *,
+        trust_loopback: bool = True,
+    ) -> None:
+        self.clock = clock
+        self.messages = MESSAGE_SHARES if messages is None else messages
+        """Per kind of message (``"other"``: any kind not named)."""
+        self.addresses = ADDRESS_SHARES if addresses is None else addresses
+        self.trust_loopback = trust_loopback
+        """Requests from this computer itself are not limited per address (its pages are
+        the service's own, by the Origin check; its programs are the player's)."""
+        self._connections: weakref.WeakKeyDictionary[Connection, dict[str, Bucket]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._addresses: dict[tuple[str, str], Bucket] = {}
+
+    def _take(self, bucket: Bucket, what: str, status: int) -> None:
+        wait = bucket.take(self.clock.now())
+        if wait:
+            message = f"too many {what}: try again in {wait:.1f} s"
+            raise TableError("rate_limited", message, status, retry_after=wait)
+
+    def message(self, c: Connection, kind: str) -> None:
+        """Take a share for a message of ``kind`` from ``c``; refuses when there is none."""
+        key = kind if kind in self.messages else "other"
+        share = self.messages.get(key, OTHER)
+        buckets = self._connections.setdefault(c, {})
+        bucket = buckets.get(key)
+        if bucket is None:
+            bucket = buckets[key] = Bucket(share, share.burst, self.clock.now())
+        self._take(bucket, f"{key} messages", 400)
+
+    def change(self, address: str, kind: str) -> None:
+        """Take a share for an HTTP change of ``kind`` from ``address``."""
+        if self.trust_loopback and _loopback(address):
+            return
+        share = self.addresses[kind]
+        now = self.clock.now()
+        if len(self._addresses) > 10_000:  # forget the full buckets of the past
+            self._addresses = {
+                k: b for k, b in self._addresses.items()
+                if b.tokens + (now - b.at) * b.share.rate < b.share.burst
+            }  # fmt: skip
+        bucket = self._addresses.get((address, kind))
+        if bucket is None:
+            bucket = self._addresses[(address, kind)] = Bucket(share, share.burst, now)
+        self._take(bucket, f"requests to {kind}", 429)
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def generous(factor: int = 1000) -> tuple[dict[str, Share], dict[str, Share]]:
+    """Every share ``factor`` times the service's (for test suites that make many tables
+    and messages from one address in a moment)."""
+    scale = {k: Share(s.burst * factor, s.rate * factor) for k, s in MESSAGE_SHARES.items()}
+    scale["other"] = Share(OTHER.burst * factor, OTHER.rate * factor)
+    wide = {k: Share(s.burst * factor, s.rate * factor) for k, s in ADDRESS_SHARES.items()}
+    return scale, wide
+
+
+def retry_after(e: TableError) -> str | None:
+    """The ``Retry-After`` header of a refusal (whole seconds, rounded up), if it has one."""
+    wait = e.retry_after
+    return None if wait is None else str(max(1, math.ceil(wait)))
