@@ -270,3 +270,40 @@ def test_a_game_nobody_played_at_for_30_days_is_closed_and_its_record_kept() -> 
         await hub.close()
 
     run(main)
+
+
+def test_only_games_in_progress_live_in_memory_and_a_finished_one_is_read_when_asked(
+    tmp_path: Any,
+) -> None:
+    async def main() -> None:
+        db = tmp_path / "t.sqlite3"
+        clock = FakeClock()
+        hub = Hub(SQLiteStorage(db), InlineRunner(), clock, deals=random.Random(3))
+        await hub.load()
+        seats = [{"kind": "computer", "level": "random"}] * 5
+        short = NewTable.model_validate({"seats": seats, "pace_ms": 10, "end": {"rounds": 1}})
+        done = (await hub.create_table(short)).table
+        going = (await hub.create_table(NewTable.model_validate({"seats": seats}))).table
+        watcher = Connection()
+        hub.hello(t=done, c=watcher, token=None)
+        for _ in range(500):
+            await settle(hub, clock)
+            if done.finished:
+                break
+            clock.advance(0.01)
+        assert done.why_ended == "end"
+        assert done.id in hub.tables  # watched: kept while someone is there
+        hub.disconnect(done, watcher)
+        assert done.id not in hub.tables and going.id in hub.tables
+        record = done.record_json()
+        await hub.close()
+
+        again = Hub(SQLiteStorage(db), InlineRunner(), FakeClock())
+        await again.load()  # a restart rebuilds the game in progress alone
+        assert list(again.tables) == [going.id]
+        found = await again.find(done.id)
+        assert found.finished and found.record_json() == record
+        assert (await again.store.finished_tables(10))[0]["id"] == done.id
+        await again.close()
+
+    run(main)

@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -162,8 +163,10 @@ def test_what_playing_with_friends_keeps_comes_back(store: Storage) -> None:
     store.create_table(t)
     store.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"], at=5.5))
     store.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right", stand_in=True, at=6.25))
-    store.end_table("t1", "host")
-    (loaded,) = store.load_tables()
+    store.end_table("t1", "host", {"id": "t1", "status": "finished"})
+    assert store.load_tables() == []  # a finished table is not in progress
+    loaded = store.load_table("t1")
+    assert loaded is not None
     assert loaded.host_hash == "h" * 64
     assert loaded.host_seat == 0
     assert loaded.ended == "host"
@@ -188,6 +191,29 @@ def test_the_last_chat_messages_come_back_in_order(store: Storage) -> None:
         store.add_chat("nope", StoredChat(1, "B", "hi", None, 1.0))
 
 
+def test_only_the_tables_in_progress_are_loaded_and_a_finished_one_is_read_alone(
+    store: Storage,
+) -> None:
+    for n in range(5):
+        store.create_table(table(f"t{n}", float(n)))
+    for n in (1, 2, 4):
+        store.end_table(f"t{n}", "end", {"id": f"t{n}", "n": n})
+    assert [t.id for t in store.load_tables()] == ["t0", "t3"]
+    one = store.load_table("t2")
+    assert one is not None and one.ended == "end" and len(one.seats) == 5
+    assert store.load_table("nope") is None
+    assert [s["id"] for s in store.finished_tables(10)] == ["t1", "t2", "t4"]
+    assert store.finished_tables(1) == [{"id": "t1", "n": 1}]
+    assert [s["id"] for s in store.finished_tables(10, after="t1")] == ["t2", "t4"]
+    assert store.finished_tables(10, after="t4") == []
+    for bad in ("t0", "nope"):  # not a finished table
+        with pytest.raises(StorageError):
+            store.finished_tables(10, after=bad)
+    store.remove_table("t2")
+    assert [s["id"] for s in store.finished_tables(10)] == ["t1", "t4"]
+    assert store.load_table("t2") is None
+
+
 def test_a_removed_table_leaves_the_tables_loaded(store: Storage) -> None:
     store.create_table(table())
     store.create_table(table("t2", 2.0))
@@ -196,7 +222,7 @@ def test_a_removed_table_leaves_the_tables_loaded(store: Storage) -> None:
     with pytest.raises(StorageError):
         store.remove_table("nope")
     with pytest.raises(StorageError):
-        store.end_table("nope", "host")
+        store.end_table("nope", "host", {})
 
 
 def test_a_stored_game_replays_into_the_same_game(store: Storage) -> None:
@@ -260,8 +286,14 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
             threads.add(threading.current_thread().name)
             store.add_play(table_id, number, index, play)
 
-        def end_table(self, table_id: str, why: str) -> None:
-            store.end_table(table_id, why)
+        def end_table(self, table_id: str, why: str, summary: dict[str, Any]) -> None:
+            store.end_table(table_id, why, summary)
+
+        def load_table(self, table_id: str) -> StoredTable | None:
+            return store.load_table(table_id)
+
+        def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+            return store.finished_tables(limit, after)
 
         def remove_table(self, table_id: str) -> None:
             store.remove_table(table_id)

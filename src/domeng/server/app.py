@@ -50,7 +50,6 @@ from .bodies import (
     read_body,
 )
 from .clock import Clock, LoopClock
-from .documents import Json
 from .guard import Guard
 from .host import HOST_WORDS, HostAction, act
 from .hub import Hub
@@ -59,7 +58,7 @@ from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
 from .schema import protocol_schema
 from .socket import HELLO_TIMEOUT, table_socket
-from .storage import Storage
+from .storage import Storage, StorageError
 from .tables import STATUSES, Seat, Table, TableError
 
 MAX_PAGE = 500
@@ -123,11 +122,11 @@ def _hub(request: Request | WebSocket) -> Hub:
     return hub
 
 
-def _seat(request: Request) -> tuple[Table, int, Seat]:
+async def _seat(request: Request) -> tuple[Table, int, Seat]:
     """The table and seat of a ``.../seats/{seat}`` path: an unknown table is named as such
     before its seat is read."""
     hub = _hub(request)
-    t = hub.table(request.path_params["id"])
+    t = await hub.find(request.path_params["id"])
     text = request.path_params["seat"]
     if not (text.isascii() and text.isdigit()):
         raise TableError("unknown_seat", f"there is no seat {text!r} (seats are 0 to 4)", 404)
@@ -185,13 +184,21 @@ async def list_tables(request: Request) -> Response:
         raise TableError("bad_status", f"there is no status {status!r} (known: {known})", 400)
     limit = _whole(request.query_params.get("limit"), "limit", 1, MAX_PAGE, DEFAULT_PAGE)
     cursor = request.query_params.get("cursor") or None
-    page: list[Json] = []
+    if status == "finished":  # from the database: finished tables are not kept in memory
+        try:
+            page = await hub.store.finished_tables(limit + 1, cursor)
+        except StorageError:
+            message = f"there is no table {cursor!r} to go on from"
+            raise TableError("bad_cursor", message, 400) from None
+        next_id = page[limit - 1]["id"] if len(page) > limit else None
+        return JSONResponse({"tables": page[:limit], "next": next_id})
+    page = []
     after = cursor is None
-    for t in hub.tables.values():  # oldest first
+    for t in hub.tables.values():  # oldest first; the tables in progress
         if not after:
             after = t.id == cursor
             continue
-        if status and t.status != status:
+        if t.finished or (status and t.status != status):
             continue
         if len(page) == limit:
             return JSONResponse({"tables": page, "next": page[-1]["id"]})
@@ -219,17 +226,18 @@ async def create_table(request: Request) -> Response:
 
 
 async def get_table(request: Request) -> Response:
-    return JSONResponse(_hub(request).table(request.path_params["id"]).public_json())
+    t = await _hub(request).find(request.path_params["id"])
+    return JSONResponse(t.public_json())
 
 
 async def get_view(request: Request) -> Response:
     hub = _hub(request)
-    t = hub.table(request.path_params["id"])
+    t = await hub.find(request.path_params["id"])
     return JSONResponse(hub.state_message(t, None))
 
 
 async def get_record(request: Request) -> Response:
-    t = _hub(request).table(request.path_params["id"])
+    t = await _hub(request).find(request.path_params["id"])
     headers = {}
     if request.query_params.get("download", "").lower() in ("1", "true", "yes"):
         headers["Content-Disposition"] = f'attachment; filename="domeng-{t.id}.json"'
@@ -241,7 +249,7 @@ def _json_bytes(doc: object) -> bytes:
 
 
 async def get_replay(request: Request) -> Response:
-    t = _hub(request).table(request.path_params["id"])
+    t = await _hub(request).find(request.path_params["id"])
     # A long game takes a while to replay: in a worker thread, not on the event loop.
     # The finished rounds it reads no longer change.
     names, rounds = list(t.names), [r for r in t.game.rounds if r.finished]
@@ -277,7 +285,7 @@ async def replay_record(request: Request) -> Response:
 
 async def take_seat(request: Request) -> Response:
     _share(request, "seat")
-    t, seat, _ = _seat(request)
+    t, seat, _ = await _seat(request)
     body = read_body(await _body(request), TakeSeat, SEAT_WORDS)
     token = await _hub(request).take_seat(t, seat, body)
     return JSONResponse(
@@ -288,7 +296,7 @@ async def take_seat(request: Request) -> Response:
 
 async def leave_seat(request: Request) -> Response:
     _share(request, "seat")
-    t, seat, _ = _seat(request)
+    t, seat, _ = await _seat(request)
     body = read_body(await _body(request), LeaveSeat, LEAVE_WORDS)
     await _hub(request).leave_seat(t, seat, body)
     return JSONResponse({"table": t.public_json()})
@@ -297,7 +305,7 @@ async def leave_seat(request: Request) -> Response:
 async def host(request: Request) -> Response:
     """The host's say (:mod:`.host`)."""
     _share(request, "host")
-    t = _hub(request).table(request.path_params["id"])
+    t = await _hub(request).find(request.path_params["id"])
     body = read_body(await _body(request), HostAction, HOST_WORDS)
     return JSONResponse(await act(_hub(request), t, body))
 

@@ -83,7 +83,10 @@ class Hub(Seating, MovingOn):
             except (ValueError, KeyError, TypeError) as e:
                 log.warning("table %s could not be replayed and is left out: %s", stored.id, e)
                 continue
-            self.tables[stored.id] = Table(stored, game, self.clock)
+            t = self.tables[stored.id] = Table(stored, game, self.clock)
+            if t.end_reached:  # kept before games that end were kept as such
+                await self.finish_if_over(t)
+                self.let_go(t)
         await self.close_idle()
         for t in self.tables.values():
             self.advance(t)
@@ -157,6 +160,7 @@ class Hub(Seating, MovingOn):
             if not s.connections:
                 s.away_since = self.clock.now()
             self._seats_changed(t)
+        self.let_go(t)
 
     def state_message(self, t: Table, seat: int | None) -> Json:
         return {
@@ -214,6 +218,7 @@ class Hub(Seating, MovingOn):
             await self._back(t, seat)  # a person the clock had a computer play for is back
             c.send({"type": "ok", "reply_to": msg.id, "state": t.state})
             self.broadcast(t, events=events)
+            await self.finish_if_over(t)
             self.advance(t)
 
     async def back(self, t: Table, c: Connection, msg: Back) -> None:

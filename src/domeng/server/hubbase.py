@@ -53,3 +53,9 @@ class HubBase(ABC):
 
     @abstractmethod
     def _seats_changed(self, t: Table) -> None: ...
+
+    @abstractmethod
+    async def finish_if_over(self, t: Table) -> None: ...
+
+    @abstractmethod
+    def let_go(self, t: Table) -> None: ...

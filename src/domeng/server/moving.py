@@ -80,6 +80,7 @@ class MovingOn(HubBase):
                 self._later(t, RETRY_AFTER)
             else:
                 self.advance(t)
+                self.let_go(t)
 
         t.task = asyncio.get_running_loop().create_task(run())
 
@@ -201,4 +202,5 @@ class MovingOn(HubBase):
                 except Exception:  # the move is kept; only the count of time-outs is not
                     log.exception("could not store a time-out at table %s", t.id)
             self.broadcast(t, events=events)
+            await self.finish_if_over(t)
         return False

@@ -17,7 +17,7 @@ from .clock import Timer
 from .documents import Json
 from .hubbase import HubBase, log
 from .storage import StoredSeat, StoredTable
-from .tables import Table, TableError, hash_token, invite_code, same_secret
+from .tables import Table, TableError, hash_token, invite_code, rebuild, same_secret
 
 IDLE_DAYS = 30
 """A game nobody has played at for this many days is closed (its record kept)."""
@@ -143,10 +143,44 @@ class Seating(HubBase):
     async def end_table(self, t: Table, why: str) -> None:
         """End the game now (``why``: "host", "idle"); its standings are final."""
         async with t.lock:
-            await self.store.end_table(t.id, why)
-            t.ended = why
-            self.turn_clock.disarm(t)
+            await self.finish(t, why)
             self._seats_changed(t)
+        self.let_go(t)
+
+    async def finish(self, t: Table, why: str) -> None:
+        """Keep that ``t``'s game is over ("end": its end was reached; "host", "idle"), with
+        the summary lists of finished tables show. Under the table's lock."""
+        t.ended = why
+        self.turn_clock.disarm(t)
+        try:
+            await self.store.end_table(t.id, why, t.public_json())
+        except Exception:
+            t.ended = None if why == "end" else t.ended
+            raise
+
+    async def finish_if_over(self, t: Table) -> None:
+        """After a change: once the game's end is reached, keep that it is over."""
+        if t.end_reached and t.ended is None:
+            try:
+                await self.finish(t, "end")
+            except Exception:  # the game is over all the same; tried again at a restart
+                log.exception("could not keep that the game at table %s is over", t.id)
+
+    def let_go(self, t: Table) -> None:
+        """A finished table nobody is connected to leaves memory (it is read from the
+        database when asked for)."""
+        if t.finished and not t.connections and t.task is None:
+            self.tables.pop(t.id, None)
+
+    async def find(self, table_id: str) -> Table:
+        """A table in memory, or a finished one read from the database."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        stored = await self.store.load_table(table_id)
+        if stored is None:
+            raise TableError("unknown_table", f"there is no table {table_id!r}", 404)
+        return Table(stored, rebuild(stored), self.clock)
 
     async def remove_table(self, t: Table) -> None:
         """Take a finished table out of the list and the service (its record is kept)."""

@@ -50,6 +50,9 @@ async def table_socket(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
     t = hub.tables.get(ws.path_params["id"])
+    if t is None:  # a finished game, read from the database while someone watches it
+        with contextlib.suppress(TableError):
+            t = hub.tables.setdefault(ws.path_params["id"], await hub.find(ws.path_params["id"]))
     if t is None:
         message = f"there is no table {ws.path_params['id']!r}"
         err = {"type": "error", "code": "unknown_table", "message": message, "reply_to": None}

@@ -100,7 +100,7 @@ class StoredTable:
     host_seat: int | None = None
     """The seat the host took when creating the table (None: none)."""
     ended: str | None = None
-    """Why the game ended before its end was reached: "host", "idle" (None: it did not)."""
+    """Why the game ended: "end", "host", "idle" (None: it goes on)."""
     chat: list[StoredChat] = field(default_factory=list)
     """The last messages said at the table (at most :data:`CHAT_KEPT` are loaded)."""
 
@@ -120,8 +120,18 @@ class Storage(ABC):
 
     @abstractmethod
     def load_tables(self) -> list[StoredTable]:
-        """Every table not removed, oldest first (by ``created``, then ``id``), with its
-        deals, plays and last :data:`CHAT_KEPT` chat messages."""
+        """Every table in progress (not ended, not removed), oldest first (by ``created``,
+        then ``id``), with its deals, plays and last :data:`CHAT_KEPT` chat messages."""
+
+    @abstractmethod
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One table, ended or not (None when there is none, or it was removed)."""
+
+    @abstractmethod
+    def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+        """The summaries of the ended tables (as :meth:`end_table` kept them), oldest first,
+        at most ``limit``, from the one after the table ``after`` on (which must be an
+        ended table's id; StorageError otherwise)."""
 
     @abstractmethod
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
@@ -136,8 +146,9 @@ class Storage(ABC):
         """Store the ``index``-th play (from 0) of round ``number``."""
 
     @abstractmethod
-    def end_table(self, table_id: str, why: str) -> None:
-        """Mark a game ended before its end (``why``: "host" or "idle")."""
+    def end_table(self, table_id: str, why: str, summary: dict[str, Any]) -> None:
+        """Mark a game ended (``why``: "end", "host" or "idle"), with the ``summary`` lists
+        of finished tables show (the table as anyone may see it, at its end)."""
 
     @abstractmethod
     def remove_table(self, table_id: str) -> None:

@@ -9,6 +9,7 @@ changes an object afterwards changes nothing stored.
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from .base import (
     CHAT_KEPT,
@@ -28,6 +29,7 @@ class MemoryStorage(Storage):
     def __init__(self) -> None:
         self._tables: dict[str, StoredTable] = {}
         self._removed: set[str] = set()
+        self._summaries: dict[str, dict[str, Any]] = {}
         self._closed = False
 
     def create_table(self, table: StoredTable) -> None:
@@ -40,7 +42,7 @@ class MemoryStorage(Storage):
 
     def load_tables(self) -> list[StoredTable]:
         self._check_open()
-        kept = [t for t in self._tables.values() if t.id not in self._removed]
+        kept = [t for t in self._tables.values() if t.id not in self._removed and t.ended is None]
         tables = copy.deepcopy(sorted(kept, key=lambda t: (t.created, t.id)))
         for t in tables:
             t.chat = t.chat[-CHAT_KEPT:]
@@ -72,8 +74,30 @@ class MemoryStorage(Storage):
             raise StorageError(f"play {index} of round {number} follows no play")
         plays.append(copy.copy(play))
 
-    def end_table(self, table_id: str, why: str) -> None:
+    def load_table(self, table_id: str) -> StoredTable | None:
+        self._check_open()
+        t = self._tables.get(table_id)
+        if t is None or table_id in self._removed:
+            return None
+        t = copy.deepcopy(t)
+        t.chat = t.chat[-CHAT_KEPT:]
+        return t
+
+    def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+        self._check_open()
+        ended = sorted(
+            (t for t in self._tables.values() if t.ended and t.id not in self._removed),
+            key=lambda t: (t.created, t.id),
+        )
+        ids = [t.id for t in ended]
+        if after is not None and after not in ids:
+            raise StorageError(f"there is no finished table {after!r} to go on from")
+        start = ids.index(after) + 1 if after is not None else 0
+        return [copy.deepcopy(self._summaries[t.id]) for t in ended[start : start + limit]]
+
+    def end_table(self, table_id: str, why: str, summary: dict[str, Any]) -> None:
         self._table(table_id).ended = why
+        self._summaries[table_id] = copy.deepcopy(summary)
 
     def remove_table(self, table_id: str) -> None:
         self._table(table_id)

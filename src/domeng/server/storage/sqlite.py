@@ -18,6 +18,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .base import (
     CHAT_KEPT,
@@ -92,6 +93,12 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL,
         PRIMARY KEY (table_id, n)
     );
+    """,
+    # 3: the tables in progress alone are read at a start; a finished one keeps the
+    # summary its lists show
+    """
+    ALTER TABLE tables ADD COLUMN summary TEXT;
+    CREATE INDEX tables_in_progress ON tables (ended, removed, created, id);
     """,
 )
 """The schema, step by step: step N brings a file from ``user_version`` N-1 to N."""
@@ -168,48 +175,75 @@ class SQLiteStorage(Storage):
                 self._put_chat(table.id, n, c)
 
     def load_tables(self) -> list[StoredTable]:
+        return self._load("ended IS NULL AND NOT removed", ())
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        found = self._load("id = ? AND NOT removed", (table_id,))
+        return found[0] if found else None
+
+    def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+        where, params = "ended IS NOT NULL AND NOT removed", ()
+        if after is not None:
+            row = self._db.execute(
+                f"SELECT created, id FROM tables WHERE id = ? AND {where}", (after,)
+            ).fetchone()
+            if row is None:
+                raise StorageError(f"there is no finished table {after!r} to go on from")
+            where += " AND (created, id) > (?, ?)"
+            params = tuple(row)
+        rows = self._db.execute(
+            f"SELECT summary FROM tables WHERE {where} ORDER BY created, id LIMIT ?",
+            (*params, limit),
+        )
+        return [json.loads(summary) for (summary,) in rows]
+
+    def _load(self, where: str, params: tuple[object, ...]) -> list[StoredTable]:
+        """The tables that ``where`` picks, whole, oldest first (only theirs are read)."""
         db = self._db
         tables: dict[str, StoredTable] = {}
+        picked = f"SELECT id FROM tables WHERE {where}"
         for tid, created, settings, host_hash, host_seat, ended in db.execute(
             "SELECT id, created, settings, host_hash, host_seat, ended FROM tables "
-            "WHERE NOT removed ORDER BY created, id"
+            f"WHERE {where} ORDER BY created, id",
+            params,
         ):
             tables[tid] = StoredTable(
                 tid, created, json.loads(settings), [], host_hash=host_hash,
                 host_seat=host_seat, ended=ended,
             )  # fmt: skip
         for tid, _, *values in db.execute(
-            f"SELECT table_id, seat, {_SEAT_COLUMNS} FROM seats ORDER BY table_id, seat"
+            f"SELECT table_id, seat, {_SEAT_COLUMNS} FROM seats WHERE table_id IN ({picked}) "
+            "ORDER BY table_id, seat",
+            params,
         ):
-            if tid in tables:
-                kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts = values
-                tables[tid].seats.append(
-                    StoredSeat(
-                        kind, level, name, token_hash, ready, seed, invite, bool(open_), sits,
-                        timeouts,
-                    )
-                )  # fmt: skip
+            kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts = values
+            tables[tid].seats.append(
+                StoredSeat(
+                    kind, level, name, token_hash, ready, seed, invite, bool(open_), sits, timeouts
+                )
+            )
         for tid, _, hands, unused, at in db.execute(
-            "SELECT table_id, number, hands, unused, at FROM deals ORDER BY table_id, number"
+            f"SELECT table_id, number, hands, unused, at FROM deals WHERE table_id IN ({picked}) "
+            "ORDER BY table_id, number",
+            params,
         ):
-            if tid in tables:
-                tables[tid].deals.append(StoredDeal(json.loads(hands), json.loads(unused), at))
-                tables[tid].plays.append([])
+            tables[tid].deals.append(StoredDeal(json.loads(hands), json.loads(unused), at))
+            tables[tid].plays.append([])
         for tid, number, seat, tile_, end, stand_in, at in db.execute(
             "SELECT table_id, number, seat, tile, end_, stand_in, at FROM plays "
-            "ORDER BY table_id, number, idx"
+            f"WHERE table_id IN ({picked}) ORDER BY table_id, number, idx",
+            params,
         ):
-            t = tables.get(tid)
-            if t is not None and number <= len(t.plays):
+            t = tables[tid]
+            if number <= len(t.plays):
                 t.plays[number - 1].append(StoredPlay(seat, tile_, end, bool(stand_in), at))
         for tid, seat, name, text, phrase, at in db.execute(
             "SELECT table_id, seat, name, text, phrase, at FROM ("
             "  SELECT *, ROW_NUMBER() OVER (PARTITION BY table_id ORDER BY n DESC) AS back"
-            "  FROM chat) WHERE back <= ? ORDER BY table_id, n",
-            (CHAT_KEPT,),
+            f"  FROM chat WHERE table_id IN ({picked})) WHERE back <= ? ORDER BY table_id, n",
+            (*params, CHAT_KEPT),
         ):
-            if tid in tables:
-                tables[tid].chat.append(StoredChat(seat, name, text, phrase, at))
+            tables[tid].chat.append(StoredChat(seat, name, text, phrase, at))
         return list(tables.values())
 
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:
@@ -251,11 +285,13 @@ class SQLiteStorage(Storage):
                 raise StorageError(f"play {index} of round {number} follows no play")
             self._put_play(table_id, number, index, play)
 
-    def end_table(self, table_id: str, why: str) -> None:
+    def end_table(self, table_id: str, why: str, summary: dict[str, Any]) -> None:
         with self._tx() as db:
-            self._one(
-                db.execute("UPDATE tables SET ended = ? WHERE id = ?", (why, table_id)), table_id
+            done = db.execute(
+                "UPDATE tables SET ended = ?, summary = ? WHERE id = ?",
+                (why, json.dumps(summary), table_id),
             )
+            self._one(done, table_id)
 
     def remove_table(self, table_id: str) -> None:
         with self._tx() as db:

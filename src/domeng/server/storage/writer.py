@@ -18,7 +18,7 @@ import asyncio
 import functools
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .base import Storage, StoredChat, StoredDeal, StoredPlay, StoredSeat, StoredTable
 
@@ -51,8 +51,14 @@ class StorageWriter:
     async def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
         await self._run(self.storage.add_play, table_id, number, index, play)
 
-    async def end_table(self, table_id: str, why: str) -> None:
-        await self._run(self.storage.end_table, table_id, why)
+    async def end_table(self, table_id: str, why: str, summary: dict[str, Any]) -> None:
+        await self._run(self.storage.end_table, table_id, why, summary)
+
+    async def load_table(self, table_id: str) -> StoredTable | None:
+        return await self._run(self.storage.load_table, table_id)
+
+    async def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+        return await self._run(self.storage.finished_tables, limit, after)
 
     async def remove_table(self, table_id: str) -> None:
         await self._run(self.storage.remove_table, table_id)
