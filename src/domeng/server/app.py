@@ -10,7 +10,6 @@ turns HTTP requests into calls on it (their bodies checked by the models of
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import json
@@ -21,7 +20,6 @@ from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
@@ -37,9 +35,7 @@ from starlette.websockets import WebSocket
 
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
-from domeng.engine.record import RecordError, recorded_game
 
-from . import wire
 from .bodies import (
     LEAVE_WORDS,
     NEW_TABLE_WORDS,
@@ -56,6 +52,7 @@ from .hub import Hub
 from .limits import Limits, Share, retry_after
 from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
+from .replays import ReplayFailed
 from .schema import protocol_schema
 from .socket import HELLO_TIMEOUT, table_socket
 from .storage import Storage, StorageError
@@ -70,10 +67,6 @@ MAX_BODY = 16_384
 """The longest HTTP request body accepted, in bytes."""
 MAX_RECORD = 4_000_000
 """The longest record accepted by ``POST /api/replay``, in bytes."""
-REPLAYS_AT_ONCE = 1
-"""How many replays are worked out at the same time; more wait their turn. A long
-game's replay takes seconds and many times the record's size in memory, so a few at
-once would slow the tables being played and could exhaust the memory."""
 
 
 def _error(e: TableError, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -90,7 +83,18 @@ def _share(request: Request, kind: str) -> None:
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> object:
-    """The request's JSON body ({} when empty). Only ``application/json`` is read: a web
+    """The request's JSON body ({} when empty); see :func:`_raw_body`."""
+    raw = await _raw_body(request, limit)
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
+        raise TableError("bad_json", "the body is not valid JSON", 400) from None
+
+
+async def _raw_body(request: Request, limit: int) -> bytes:
+    """The request's body, as sent. Only ``application/json`` is read: a web
     page of another site cannot send that without the browser asking this service
     first (which it does not allow), so no page can create tables or take seats
     behind a player's back."""
@@ -109,12 +113,7 @@ async def _body(request: Request, limit: int = MAX_BODY) -> object:
                 raise TableError("too_large", f"the body is longer than {limit} bytes", 413)
     except ClientDisconnect:  # the client gave up sending: nobody to answer, nothing to log
         raise TableError("aborted", "the body was not sent whole", 400) from None
-    if not raw.strip():
-        return {}
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: nested too deep
-        raise TableError("bad_json", "the body is not valid JSON", 400) from None
+    return bytes(raw)
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -249,38 +248,27 @@ def _json_bytes(doc: object) -> bytes:
 
 
 async def get_replay(request: Request) -> Response:
+    """The finished rounds step by step (``?round=N``: that round), worked out in the
+    replay worker from the table's record."""
     t = await _hub(request).find(request.path_params["id"])
-    # A long game takes a while to replay: in a worker thread, not on the event loop.
-    # The finished rounds it reads no longer change.
-    names, rounds = list(t.names), [r for r in t.game.rounds if r.finished]
-    marks = [set(m) for m in t.stand_ins[: len(rounds)]]
-
-    def work() -> bytes:
-        return _json_bytes(wire.replay_rounds(t.game.variants, rounds, names, marks))
-
-    return Response(await _replay(request, work), media_type="application/json")
-
-
-async def _replay(request: Request, work: Callable[[], bytes]) -> bytes:
-    """Run ``work`` in a worker thread, one replay at a time (:data:`REPLAYS_AT_ONCE`)."""
-    slots: asyncio.Semaphore = request.app.state.replay_slots
-    async with slots:
-        return await run_in_threadpool(work)
+    record = _json_bytes(t.record_json(finished_rounds=True))
+    return await _replayed(request, record)
 
 
 async def replay_record(request: Request) -> Response:
     """Replay a record sent by the client (a file opened in the browser) to watch it."""
     _share(request, "replay")
-    doc = await _body(request, limit=MAX_RECORD)
+    return await _replayed(request, await _raw_body(request, MAX_RECORD))
 
-    def work() -> bytes:
-        try:
-            got = recorded_game(doc)
-        except RecordError as e:
-            raise TableError("bad_record", str(e), 422) from None
-        return _json_bytes(wire.replay_json(got.game, got.players, got.stand_ins))
 
-    return Response(await _replay(request, work), media_type="application/json")
+async def _replayed(request: Request, record: bytes) -> Response:
+    text = request.query_params.get("round")
+    number = _whole(text, "round", 1, 1_000_000, 0) if text else None
+    try:
+        answer = await _hub(request).replays.replay(record, number)
+    except ReplayFailed as e:
+        raise TableError(e.code, str(e), 400 if e.code == "bad_json" else 422) from None
+    return Response(answer, media_type="application/json")
 
 
 async def take_seat(request: Request) -> Response:
@@ -444,6 +432,5 @@ def create_app(
         middleware=[Middleware(Guard, allowed=sorted(h for h in hosts if h))],
     )
     app.state.addresses = addresses or []
-    app.state.replay_slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
     app.state.hello_timeout = hello_timeout
     return app

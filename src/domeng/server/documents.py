@@ -295,6 +295,8 @@ class ReplayDoc(TypedDict):
     variants: VariantsDoc
     players: list[str]
     rounds: list[ReplayRoundDoc]
+    round_count: int
+    """How many rounds the game has (``?round=N`` answers that one round alone)."""
 
 
 # -- WebSocket: service -> client -------------------------------------------------------

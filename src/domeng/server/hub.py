@@ -39,6 +39,7 @@ from .messages import Back, Play, Ready
 from .messages import Chat as ChatMessage
 from .moving import MovingOn
 from .players import BotRunner
+from .replays import Replays
 from .seating import Created, Seating
 from .storage import Storage, StorageWriter, StoredPlay
 from .tables import SEATS, Connection, Seat, Table, TableError, chat_json, rebuild
@@ -68,6 +69,7 @@ class Hub(Seating, MovingOn):
         self.turn_clock = TurnClock(self.clock, self.time_out)
         self.chat = Chat(self.clock)
         self.limits = limits or Limits(self.clock)
+        self.replays = Replays()
         self._timers: set[Timer] = set()
         self._wakes: dict[tuple[str, int], Timer] = {}
         self.chores: set[asyncio.Task[None]] = set()
@@ -106,6 +108,7 @@ class Hub(Seating, MovingOn):
             for c in list(t.connections):
                 c.close()
         self.runner.close()
+        self.replays.close()
         await self.store.close()
 
     @property

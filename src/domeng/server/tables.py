@@ -359,14 +359,15 @@ class Table:
         people = any(s.stored.kind == "person" for s in self.seats)
         return people and self.started and not self.game.round.finished
 
-    def record_json(self) -> Json:
-        """The game so far as a ``domeng.record/1`` document.
+    def record_json(self, *, finished_rounds: bool = False) -> Json:
+        """The game so far as a ``domeng.record/1`` document (``finished_rounds``: its
+        finished rounds alone).
 
         A record holds every deal, so while a round is being played at a table
         with a person's seat that round is left out (it would show every hand);
         at a table of computer players the record goes up to the last play.
         """
-        if not self.hides_last_round:
+        if not (self.hides_last_round or (finished_rounds and self.in_round)):
             return record_of(self.game, self.names, stand_ins=self.stand_ins)
         shown = Game(self.game.variants)
         shown.rounds = self.game.rounds[:-1]

@@ -233,12 +233,17 @@ def replay_rounds(
     rounds: Sequence[Round],
     names: Sequence[str],
     stand_ins: Sequence[Collection[int]] = (),
+    *,
+    after: Game | None = None,
 ) -> Json:
     """Rounds step by step, to watch again: every round's deal, then the position after
     each play with the events it brought. Every hand is shown, so give only finished
     rounds to anyone who may not see the last one's hands. ``stand_ins``: per round, the
-    indices of the plays a computer made for a person."""
+    indices of the plays a computer made for a person. ``after``: the game the rounds
+    follow (its stones, CAMAT and titles are where they start from)."""
     again = Game(variants)
+    if after is not None:
+        again.rounds = list(after.rounds)
     out = []
     for n, r in enumerate(rounds):
         marks = stand_ins[n] if n < len(stand_ins) else ()

@@ -1,0 +1,83 @@
+"""Replays worked out in a worker process, so that no replay stalls the tables.
+
+A replay is every step of every round with every hand: for a long game, seconds of
+work and many times the record's size. It is worked out in a process of its own
+(one at a time; a second request waits for the first), from the record's text, so
+the service's event loop only hands the text over and the answer back. A replay
+may be asked for one round (``?round=N``, from 1): the browser asks for the round
+it shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from domeng.engine import Game
+from domeng.engine.record import RecordError, recorded_game
+
+from . import wire
+
+REPLAYS_AT_ONCE = 1
+"""How many replays are worked out at the same time; more wait their turn."""
+
+
+class ReplayFailed(ValueError):
+    """The record cannot be replayed: ``code`` is the refusal's (``bad_json``,
+    ``bad_record``, ``bad_round``), the message its reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+    def __reduce__(self) -> tuple[object, ...]:  # it comes back from the worker process
+        return (ReplayFailed, (self.code, str(self)))
+
+
+def replay_text(record: bytes, round_number: int | None) -> bytes:
+    """A record's replay as JSON text, all of it or one round (runs in the worker)."""
+    try:
+        doc = json.loads(record)
+    except (ValueError, RecursionError):
+        raise ReplayFailed("bad_json", "the body is not valid JSON") from None
+    try:
+        got = recorded_game(doc)
+    except RecordError as e:
+        raise ReplayFailed("bad_record", str(e)) from None
+    rounds, marks = got.game.rounds, list(got.stand_ins)
+    if round_number is not None:
+        if not 1 <= round_number <= len(rounds):
+            message = f"there is no round {round_number} (the game has {len(rounds)})"
+            raise ReplayFailed("bad_round", message)
+        # the rounds before it are played again to know the stones it starts from
+        before = Game(got.game.variants)
+        before.rounds = rounds[: round_number - 1]
+        rounds, marks = rounds[round_number - 1 : round_number], marks[round_number - 1 :]
+        replay = wire.replay_rounds(got.game.variants, rounds, got.players, marks, after=before)
+    else:
+        replay = wire.replay_rounds(got.game.variants, rounds, got.players, marks)
+    replay["round_count"] = len(got.game.rounds)
+    return json.dumps(replay, separators=(",", ":")).encode()
+
+
+class Replays:
+    """The worker process, and the turn replays take in it."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
+
+    async def replay(self, record: bytes, round_number: int | None = None) -> bytes:
+        """The replay of ``record`` (its text), worked out in the worker process."""
+        async with self._slots:
+            if self._pool is None:
+                ctx = multiprocessing.get_context("forkserver")
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, replay_text, record, round_number)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

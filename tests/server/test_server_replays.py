@@ -1,0 +1,59 @@
+"""Replays, worked out in the replay worker: all of a game, or the one round asked for."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def post_replay(service: Any, record: object, **params: str) -> Any:
+    return service.http.post(
+        "/api/replay",
+        content=json.dumps(record),
+        params=params,
+        headers={"content-type": "application/json"},
+    )
+
+
+def test_one_round_of_a_replay_is_that_round_of_the_whole(service: Any) -> None:
+    record = json.loads((EXAMPLES / "10-camat.json").read_text())
+    whole = post_replay(service, record)
+    assert whole.status_code == 200, whole.text
+    doc = whole.json()
+    assert doc["round_count"] == len(doc["rounds"]) == len(record["rounds"])
+    for number in range(1, doc["round_count"] + 1):
+        one = post_replay(service, record, round=str(number)).json()
+        assert one["round_count"] == doc["round_count"]
+        assert one["rounds"] == [doc["rounds"][number - 1]]  # the stones it starts from too
+
+
+def test_a_round_the_game_lacks_or_a_broken_record_is_refused(service: Any) -> None:
+    record = json.loads((EXAMPLES / "02-ceki.json").read_text())
+    r = post_replay(service, record, round="9")
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_round"
+    r = post_replay(service, record, round="x")
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_query"
+    record["rounds"][0]["plays"][0]["tile"] = "9-9"
+    r = post_replay(service, record)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_record"
+    assert "round 1" in r.json()["error"]["message"]
+    r = service.http.post(
+        "/api/replay", content="{nope", headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+
+
+def test_a_tables_replay_is_of_its_finished_rounds(service: Any) -> None:
+    seats = [{"kind": "computer", "level": "random"}] * 5
+    t = service.new_table(seats, pace_ms=0, end={"rounds": 2})
+    watcher = service.socket(t["id"])
+    watcher.hello()
+    watcher.until(lambda m: m["type"] in ("update", "seats") and m["table"]["status"] == "finished")
+    watcher.close()
+    whole = service.http.get(f"/api/tables/{t['id']}/replay").json()
+    assert whole["round_count"] == 2 and all(r["finished"] for r in whole["rounds"])
+    second = service.http.get(f"/api/tables/{t['id']}/replay", params={"round": "2"}).json()
+    assert second["rounds"] == [whole["rounds"][1]]
