@@ -102,6 +102,7 @@ async def _read(ws: WebSocket, hub: Hub, t: Table, c: Connection) -> None:
             if incoming["type"] == "websocket.disconnect":
                 break
             await handle(hub, t, c, incoming.get("text"))
+            await asyncio.sleep(0)  # a flood of messages waits its turn like everyone
     except (WebSocketDisconnect, RuntimeError):
         pass
 
