@@ -30,16 +30,20 @@ export function describe(e, names) {
   const who = names[e.seat];
   switch (e.kind) {
     case "played": {
+      // a computer's move for a person (away, or out of time) says so: "A computer plays for Guest"
+      const si = e.stand_in ? "ev.si_" : "ev.";
       if (e.opening) {
         const [h, l] = e.tile.split("-").map(Number);
-        const key = h === l ? "ev.opens_lempa" : "ev.opens";
+        const key = h === l ? `${si}opens_lempa` : `${si}opens`;
         return t(key, { who, tile: `[${e.tile.replace("-", "|")}]`, left: e.left, right: e.right });
       }
       const vars = { who, tile: tileShown(e), end: endWord(e.end), left: e.left, right: e.right };
-      return t(e.mappakuling ? "ev.plays_mappakuling" : "ev.plays", vars);
+      return t(e.mappakuling ? `${si}plays_mappakuling` : `${si}plays`, vars);
     }
-    case "passed":
-      return t(e.passebunge ? "ev.passebunge" : "ev.pass", { who, stones: stonesText(e.stones) });
+    case "passed": {
+      const si = e.stand_in ? "ev.si_" : "ev.";
+      return t(e.passebunge ? `${si}passebunge` : `${si}pass`, { who, stones: stonesText(e.stones) });
+    }
     case "stones": {
       const vars = {
         who: names[e.receiver],
@@ -68,6 +72,12 @@ export function describe(e, names) {
     default:
       return "";
   }
+}
+
+/** The seats a computer played for in these events (a stand-in's moves), in seat order. */
+export function standInSeats(events) {
+  const seats = new Set((events || []).filter((e) => e.stand_in && (e.kind === "played" || e.kind === "passed")).map((e) => e.seat));
+  return [...seats].sort((a, b) => a - b);
 }
 
 /** A transfer of the round's end, for the summary. */

@@ -1,7 +1,7 @@
 // The round's summary: every hand and the unused tiles, how the round ended, who gave
 // whom how many stones and why, and the standings.
 
-import { describe, endingText } from "./account.js";
+import { describe, endingText, standInSeats } from "./account.js";
 import { escapeHtml, setTermText, stonesText, t, termify } from "./i18n.js";
 import { tileIcon } from "./svg.js";
 
@@ -39,6 +39,12 @@ export function summaryElement(o) {
   const box = h("section", { class: "summary", "data-round-summary": "", "aria-labelledby": "summary-title" });
   box.appendChild(h("h2", { id: "summary-title", text: t("summary.title", { n: o.number }) }));
   box.appendChild(setTermText(h("p", { class: "ending" }), endingText(s, names)));
+  // a computer played for someone in this round (away, or out of time): said plainly
+  const standIns = standInSeats(o.events);
+  if (standIns.length) {
+    const who = standIns.map((seat) => names[seat]).join(", ");
+    box.appendChild(h("p", { class: "stand-in-note", "data-stand-in-note": "", text: t("summary.stand_ins", { who }) }));
+  }
   if (s.camat_elected) {
     box.appendChild(setTermText(h("p", { class: "camat-news" }), t("ev.camat", { who: names[s.camat], titles: s.titles[s.camat] })));
   }
