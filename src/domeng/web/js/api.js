@@ -1,4 +1,5 @@
-// The table service's HTTP API, and the seat tokens this browser keeps.
+// The table service's HTTP API, and what this browser keeps: the seat tokens, the host
+// tokens of the tables it created, the seats it muted.
 
 export class ApiError extends Error {
   constructor(code, message, status) {
@@ -32,11 +33,7 @@ const SEATS = "domeng.seats";
 
 /** {tableId: {seat: token}} of the seats this browser holds. */
 export function mySeats() {
-  try {
-    return JSON.parse(localStorage.getItem(SEATS) || "{}");
-  } catch {
-    return {};
-  }
+  return readJson(SEATS);
 }
 
 export function seatsAt(tableId) {
@@ -59,6 +56,71 @@ export function forgetSeat(tableId, seat) {
     if (!Object.keys(all[tableId]).length) delete all[tableId];
   }
   localStorage.setItem(SEATS, JSON.stringify(all));
+}
+
+function readJson(key) {
+  try {
+    const v = JSON.parse(localStorage.getItem(key) || "{}");
+    return v && typeof v === "object" ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+const HOSTS = "domeng.hosts";
+const MUTED = "domeng.muted";
+
+/** The host token of a table this browser created, or null. */
+export function hostToken(tableId) {
+  return readJson(HOSTS)[tableId] || null;
+}
+
+/** The ids of the tables this browser created. */
+export function hostedTables() {
+  return Object.keys(readJson(HOSTS));
+}
+
+export function keepHost(tableId, token) {
+  const all = readJson(HOSTS);
+  all[tableId] = token;
+  localStorage.setItem(HOSTS, JSON.stringify(all));
+}
+
+/** Forget everything kept for a table (its seats, its host token, its muted seats). */
+export function forgetTable(tableId) {
+  for (const key of [SEATS, HOSTS, MUTED]) {
+    const all = readJson(key);
+    if (tableId in all) {
+      delete all[tableId];
+      localStorage.setItem(key, JSON.stringify(all));
+    }
+  }
+}
+
+/** Every table this browser holds a seat or the host's token at. */
+export function myTables() {
+  return [...new Set([...Object.keys(mySeats()), ...hostedTables()])];
+}
+
+/** The host's say at a table (docs/protocol.md, POST /api/tables/{id}/host). */
+export function hostAction(tableId, action, extra = {}) {
+  return api("POST", `/api/tables/${encodeURIComponent(tableId)}/host`, { token: hostToken(tableId), action, ...extra });
+}
+
+/** The seats this viewer muted at a table (their talk is not shown). */
+export function mutedSeats(tableId) {
+  const seats = readJson(MUTED)[tableId];
+  return new Set(Array.isArray(seats) ? seats : []);
+}
+
+export function setMuted(tableId, seat, muted) {
+  const all = readJson(MUTED);
+  const seats = new Set(Array.isArray(all[tableId]) ? all[tableId] : []);
+  if (muted) seats.add(seat);
+  else seats.delete(seat);
+  if (seats.size) all[tableId] = [...seats].sort();
+  else delete all[tableId];
+  localStorage.setItem(MUTED, JSON.stringify(all));
 }
 
 export function pref(key, fallback) {

@@ -153,6 +153,16 @@ function seatPanel(o) {
     badge.appendChild(text(0, 5, "CAMAT", { "text-anchor": "middle" }));
     g.appendChild(titled(badge, `CAMAT — ${termMeaning("CAMAT")}`));
   }
+  if (o.clockEnds) {
+    // the time the seat in turn has left, counted down by the page (data-clock-ends)
+    const left = Math.max(0, o.clockEnds - performance.now());
+    const badge = el("g", { class: `clock-badge${left <= 5000 ? " low" : ""}`, "data-clock": o.seat, "data-clock-ends": o.clockEnds, transform: `translate(${-w / 2 + 34} ${-h / 2})` });
+    badge.appendChild(el("rect", { x: -34, y: -11, width: 68, height: 22, rx: 11 }));
+    badge.appendChild(el("circle", { cx: -21, cy: 0, r: 6.5, class: "clock-face" }));
+    badge.appendChild(el("path", { d: "M -21 -4 L -21 0 L -18 2", class: "clock-hand" }));
+    badge.appendChild(text(8, 5, clockText(left), { "text-anchor": "middle", "data-clock-text": "" }));
+    g.appendChild(titled(badge, t("board.clock", { who: name })));
+  }
   const notes = [];
   if (o.presence) notes.push(t(`board.${o.presence}`));
   if (lacking && lacking.length) notes.push(t("board.lacks", { numbers: lacking.join(" ") }));
@@ -161,6 +171,66 @@ function seatPanel(o) {
     g.appendChild(text(0, below, notes.join(" · "), { class: "seat-lack", "text-anchor": "middle" }));
   }
   if (o.presence) g.classList.add("absent");
+  return g;
+}
+
+/** "0:12": the time left on a turn clock. */
+export function clockText(ms) {
+  const secs = Math.ceil(Math.max(0, ms) / 1000);
+  return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+}
+
+/** Count every turn clock on the page down (the board draws them; this keeps them going). */
+export function tickClocks(root) {
+  const now = performance.now();
+  for (const badge of root.querySelectorAll("[data-clock-ends]")) {
+    const left = Number(badge.dataset.clockEnds) - now;
+    const shown = badge.querySelector("[data-clock-text]");
+    const words = clockText(left);
+    if (shown.textContent !== words) shown.textContent = words;
+    badge.classList.toggle("low", left <= 5000);
+  }
+}
+
+/** A text cut into at most two lines that fit ``room`` pixels (… where it is cut). */
+function wrapLines(words, room, size) {
+  const lines = [];
+  let rest = words.replace(/\s+/g, " ").trim();
+  while (rest && lines.length < 2) {
+    let n = rest.length;
+    while (n > 1 && nameWidth(rest.slice(0, n), size) > room) {
+      const space = rest.lastIndexOf(" ", n - 1);
+      n = space > 0 && nameWidth(rest.slice(0, space), size) <= room ? space : n - 1;
+    }
+    lines.push(rest.slice(0, n).trim());
+    rest = rest.slice(n).trim();
+  }
+  if (rest) {
+    let last = lines[lines.length - 1];
+    while (last.length > 1 && nameWidth(`${last}…`, size) > room) last = last.slice(0, -1);
+    lines[lines.length - 1] = `${last}…`;
+  }
+  return lines;
+}
+
+/** What a seat just said, in a bubble by its plate (below the top seats' plates, above
+ * the others'). */
+function bubble(L, r, words) {
+  const [x, y] = L.seats[r];
+  const size = 15;
+  const lines = wrapLines(words, 210, size);
+  const wide = Math.max(...lines.map((l) => nameWidth(l, size))) + 24;
+  const high = lines.length * 19 + 12;
+  const below = r === 2 || r === 3;
+  // below: clear of the plate's notes ("lacks 1 3"); above: of the clock badge
+  const top = below ? y + 48 + 24 : y - 48 - 24 - high;
+  const left = Math.max(14, Math.min(L.w - 14 - wide, x - wide / 2));
+  const g = el("g", { class: "bubble", "data-bubble": "", role: "note" });
+  const tipX = Math.max(left + 14, Math.min(left + wide - 14, x));
+  const tip = below ? `M ${tipX - 8} ${top + 1} L ${tipX} ${top - 10} L ${tipX + 8} ${top + 1} Z` : `M ${tipX - 8} ${top + high - 1} L ${tipX} ${top + high + 10} L ${tipX + 8} ${top + high - 1} Z`;
+  g.appendChild(el("rect", { x: left, y: top, width: wide, height: high, rx: 12, class: "bubble-body" }));
+  g.appendChild(el("path", { d: tip, class: "bubble-body bubble-tip" }));
+  lines.forEach((l, i) => g.appendChild(text(left + 12, top + 21 + i * 19, l, { class: "bubble-text" })));
   return g;
 }
 
@@ -187,7 +257,9 @@ function pile(x, y, n) {
  * Draw the table. `o`: {layout: "wide"|"tall", me: seat at the bottom, names, view (the
  * view shown), hand: tiles shown at the bottom or null, playable: Set of tile names,
  * myTurn, selected, endChoices: ["left","right"], fresh: Set of line tile keys to
- * animate, faces: per seat tiles shown face up (replay) or null, onTile, onEnd}.
+ * animate, faces: per seat tiles shown face up (replay) or null, presence: per seat a
+ * note ("away", ...) or null, clock: {seat, ends: performance.now() time} or null,
+ * bubbles: per seat the words it just said, onTile, onEnd}.
  */
 export function drawBoard(o) {
   const L = LAYOUTS[o.layout];
@@ -281,6 +353,7 @@ export function drawBoard(o) {
         lacking: r > 0 && v.lacking ? v.lacking[seat] : null,
         presence: o.presence ? o.presence[seat] : null,
         notesAbove: r === 0,
+        clockEnds: o.clock && o.clock.seat === seat ? o.clock.ends : null,
       }),
     );
   }
@@ -322,6 +395,12 @@ export function drawBoard(o) {
       hg.appendChild(g);
     });
     svg.appendChild(hg);
+  }
+
+  // what the seats just said, over everything
+  for (let r = 0; r < 5; r++) {
+    const seat = (o.me + r) % 5;
+    if (o.bubbles && o.bubbles[seat]) svg.appendChild(bubble(L, r, o.bubbles[seat]));
   }
   return svg;
 }

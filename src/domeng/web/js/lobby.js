@@ -1,24 +1,28 @@
-// The start page: a new game in one click, a custom table, the tables in progress and
-// the finished games, joining an open seat, watching, opening a record file.
+// The start page: a new game in one click, a table of your own (with its turn clock,
+// its end and the friends invited), this browser's tables, the tables in progress and
+// the finished games (a page at a time), taking a seat from a link or an invitation,
+// watching, the final standings, opening a record file.
 
-import { api, keepSeat, pref, seatsAt, setPref } from "./api.js";
+import { api, forgetTable, hostToken, keepHost, keepSeat, myTables, pref, seatsAt, setPref } from "./api.js";
+import { removeDialog } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
+import { sharePanel } from "./share.js";
+import { standingsElement } from "./standings.js";
 import { h } from "./summary.js";
 import { tileIcon } from "./svg.js";
 import { showApiError, showError } from "./ui.js";
+
+const PAGE = 20;
+const CLOCKS = [null, 15, 30, 60, 120];
+const DEFAULT_CLOCK = 60;
+const END_DEFAULTS = { titles: 3, rounds: 10 };
+const END_MAX = { titles: 1000, rounds: 10000 };
+const DEFAULT_NAMES = ["Andi", "Besse", "Cicci", "Daeng", "Emba"];
 
 export function levelLabel(level) {
   const key = `level.${level}`;
   const s = t(key);
   return s === key ? level : s;
-}
-
-export function isLoopback(url) {
-  return /\/\/(127\.|localhost|\[::1\])/.test(url);
-}
-
-function shareBase() {
-  return (window.domengAddress || location.origin).replace(/\/$/, "");
 }
 
 /** Start a game: the person of this screen against four computer players. */
@@ -30,17 +34,53 @@ export async function newGame() {
   const seats = [{ kind: "person", name }];
   for (let i = 0; i < 4; i++) seats.push({ kind: "computer", level });
   const table = await api("POST", "/api/tables", { seats, pace_ms: pace });
+  keepHost(table.id, table.host_token);
   keepSeat(table.id, 0, table.tokens["0"]);
   location.hash = `#/table/${table.id}`;
+}
+
+/** The names of a table's seats as the lists show them. */
+function seatNames(tb) {
+  return tb.seats.map((s) => seatName(s, false));
+}
+
+/** The final standings in a dialog (from the lists of finished games). */
+function standingsDialog(tb) {
+  const layer = h("div", { class: "overlay standings-layer", role: "dialog", "aria-modal": "true", "aria-labelledby": "standings-title" });
+  const actions = h("div", { class: "actions" });
+  const close = h("button", { type: "button", class: "primary", "data-close-standings": "", text: t("close") });
+  actions.appendChild(close);
+  actions.appendChild(h("a", { class: "button", href: `#/replay/${encodeURIComponent(tb.id)}`, text: t("lobby.watch_again") }));
+  layer.appendChild(standingsElement(tb, seatNames(tb), actions));
+  const done = () => {
+    layer.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  const onKey = (ev) => {
+    if (ev.key === "Escape") done();
+  };
+  close.addEventListener("click", done);
+  layer.addEventListener("click", (ev) => ev.target === layer && done());
+  layer.querySelector('a[href^="#/replay/"]').addEventListener("click", done);
+  document.addEventListener("keydown", onKey);
+  document.body.appendChild(layer);
+  close.focus();
 }
 
 export function lobbyPage(root) {
   const info = window.domengInfo || { levels: ["basic"], default_level: "basic", variants: { opening: ["double", "free"], block_passes: ["penalized", "free"] } };
   let created = null;
-  let tables = [];
+  let mine = []; // this browser's tables (its seats' and the ones it created), as fetched
+  const lists = {
+    live: { status: null, tables: [], next: null, pages: 1 },
+    done: { status: "finished", tables: [], next: null, pages: 1 },
+  };
   let timer = null;
+  let gone = false;
   const params = new URLSearchParams(location.search);
-  let joining = params.get("table") ? { table: params.get("table"), seat: Number(params.get("seat") || 0) } : null;
+  let joining = params.get("table") ? { table: params.get("table"), seat: Number(params.get("seat") || 0), invite: params.get("invite") } : null;
+  let joinTable = null; // the table joined, as fetched (what the box says depends on it)
+  let joinError = null; // {code, message} of a refusal, shown in the box
   let joinName = pref("name", "");
 
   function levelOptions(select, chosen) {
@@ -53,16 +93,21 @@ export function lobbyPage(root) {
         <div class="hero-tiles" aria-hidden="true"></div>
         <h1 data-i18n="lobby.title"></h1>
         <p class="intro" data-i18n="lobby.intro"></p>
-        <div class="join-box" hidden></div>
+        <div class="join-box" data-join-box hidden></div>
         <div class="row">
           <label><span data-i18n="lobby.your_name"></span> <input id="my-name" autocomplete="nickname" maxlength="40"></label>
           <label><span data-i18n="lobby.level"></span> <select id="level"></select></label>
           <button type="button" class="primary big" data-new-game data-i18n="lobby.new_game"></button>
         </div>
       </section>
+      <section class="card mine-card" hidden>
+        <h2 data-i18n="lobby.mine"></h2>
+        <ul class="tables mine"></ul>
+      </section>
       <section class="card">
         <h2 data-i18n="lobby.in_progress"></h2>
         <ul class="tables live"></ul>
+        <button type="button" class="small more" data-more="live" hidden data-i18n="lobby.more"></button>
       </section>
       <section class="card custom">
         <h2 data-i18n="lobby.custom"></h2>
@@ -73,12 +118,19 @@ export function lobbyPage(root) {
           <label><span data-i18n="lobby.block_passes"></span> <select id="block-passes"></select></label>
           <label><span data-i18n="lobby.pace"></span> <select id="pace"></select></label>
         </div>
+        <div class="row">
+          <label><span data-i18n="lobby.clock"></span> <select id="turn-clock" data-turn-clock></select></label>
+          <label><span data-i18n="lobby.end"></span> <select id="end-kind" data-end-kind></select></label>
+          <label class="end-n"><span class="end-n-label"></span> <input id="end-n" data-end-n type="number" min="1" inputmode="numeric"></label>
+          <label class="check"><input type="checkbox" id="spectator-chat" data-spectator-chat> <span data-i18n="lobby.spectator_chat"></span></label>
+        </div>
         <button type="button" class="primary" id="create" data-i18n="lobby.create"></button>
         <div class="created"></div>
       </section>
       <section class="card">
         <h2 data-i18n="lobby.finished"></h2>
         <ul class="tables done"></ul>
+        <button type="button" class="small more" data-more="done" hidden data-i18n="lobby.more"></button>
       </section>
       <section class="card">
         <h2 data-i18n="lobby.open_record"></h2>
@@ -110,8 +162,28 @@ export function lobbyPage(root) {
 
   // the custom table
   const kinds = ["me", "person", "computer"];
-  const seatRows = [0, 1, 2, 3, 4].map((i) => ({ kind: i === 0 ? "me" : "computer", name: "", level: info.default_level }));
+  const seatRows = [0, 1, 2, 3, 4].map((i) => ({ kind: i === 0 ? "me" : "computer", name: "", level: info.default_level, open: false }));
   const paces = [["slow", 1500], ["normal", 800], ["fast", 300]];
+  let clockTouched = false;
+  let endKind = "titles";
+  const endN = { ...END_DEFAULTS };
+
+  /** The clock a table gets unless one was chosen: none for one person against the
+   * computer players, a minute a move once friends play. */
+  function defaultClock() {
+    const people = seatRows.filter((r) => r.kind !== "computer").length;
+    return people > 1 ? DEFAULT_CLOCK : null;
+  }
+
+  q("#turn-clock").addEventListener("change", () => (clockTouched = true));
+  q("#end-kind").addEventListener("change", () => {
+    endKind = q("#end-kind").value;
+    renderEnd();
+  });
+  q("#end-n").addEventListener("input", () => {
+    const n = Number(q("#end-n").value);
+    if (Number.isInteger(n) && n >= 1) endN[endKind] = Math.min(n, END_MAX[endKind]);
+  });
 
   q("#record-file").addEventListener("change", async (ev) => {
     const file = ev.target.files[0];
@@ -130,20 +202,22 @@ export function lobbyPage(root) {
   q("#create").addEventListener("click", async () => {
     const seats = seatRows.map((r, i) => {
       if (r.kind === "computer") return { kind: "computer", level: r.level };
-      const s = { kind: "person" };
-      if (r.kind === "me") s.name = r.name.trim() || ["Andi", "Besse", "Cicci", "Daeng", "Emba"][i];
-      else if (r.name.trim()) s.name = r.name.trim();
-      return s;
+      if (r.kind === "me") return { kind: "person", name: r.name.trim() || DEFAULT_NAMES[i] };
+      // a friend's seat: invited (a link with a code only the host has), or anyone may sit
+      return r.open ? { kind: "person", open: true } : { kind: "person" };
     });
-    // invited people are open seats: a name typed for them is only a hint, not a seat taken
-    for (const [i, r] of seatRows.entries()) if (r.kind === "person") delete seats[i].name;
+    const clock = q("#turn-clock").value;
     const body = {
       seats,
       variants: { opening: q("#opening").value, block_passes: q("#block-passes").value },
       pace_ms: Number(q("#pace").value),
+      turn_seconds: clock ? Number(clock) : null,
+      end: endKind === "open" ? null : { [endKind]: endN[endKind] },
+      spectator_chat: q("#spectator-chat").checked,
     };
     try {
       const table = await api("POST", "/api/tables", body);
+      keepHost(table.id, table.host_token);
       for (const [seat, token] of Object.entries(table.tokens || {})) keepSeat(table.id, Number(seat), token);
       created = table;
       renderCreated();
@@ -153,38 +227,72 @@ export function lobbyPage(root) {
     }
   });
 
-  function tableLine(tb) {
-    const li = h("li", { class: "table-item" });
-    const held = seatsAt(tb.id);
+  for (const kind of ["live", "done"]) {
+    q(`[data-more="${kind}"]`).addEventListener("click", () => {
+      lists[kind].pages += 1;
+      refresh();
+    });
+  }
+
+  function tableLine(tb, { held = false } = {}) {
+    const li = h("li", { class: "table-item", "data-table": tb.id });
+    const seats = seatsAt(tb.id);
+    const hosting = !!hostToken(tb.id);
+    const finished = tb.status === "finished";
     const who = tb.seats
-      .map((s) => (s.kind === "person" && !s.taken ? `<em>${t("table.open_seat")}</em>` : escapeName(seatName(s))))
+      .map((s) => {
+        if (s.kind === "person" && !s.taken) return `<em>${t(s.open ? "table.open_seat" : "lobby.invited_seat")}</em>`;
+        return escapeName(seatName(s));
+      })
       .join(", ");
     const head = h("div", { class: "table-head" });
     head.appendChild(h("strong", { text: t("lobby.table_name", { id: tb.id }) }));
     head.appendChild(h("span", { class: "muted", text: ` · ${t(`lobby.status.${tb.status}`)} · ${t("lobby.round_n", { n: tb.round })}` }));
+    if (hosting) head.appendChild(h("span", { class: "badge", text: t("lobby.host_badge") }));
     li.appendChild(head);
     li.appendChild(h("div", { class: "who", html: who }));
-    const acts = h("div", { class: "acts" });
-    if (held.length && tb.status !== "finished") {
-      acts.appendChild(h("a", { class: "button primary small", href: `#/table/${tb.id}`, text: t("lobby.back_to_seat") }));
+    if (finished && tb.standings && tb.standings.length) {
+      const names = seatNames(tb);
+      const first = tb.standings.filter((r) => r.rank === 1).map((r) => names[r.seat]);
+      li.appendChild(h("div", { class: "winner-line", text: t("lobby.winner", { who: first.join(", ") }) }));
     }
-    if (tb.status !== "finished") {
+    const acts = h("div", { class: "acts" });
+    if (!finished && seats.length) {
+      acts.appendChild(h("a", { class: "button primary small", href: `#/table/${tb.id}`, text: t("lobby.back_to_seat") }));
+    } else if (!finished && hosting) {
+      acts.appendChild(h("a", { class: "button primary small", href: `#/table/${tb.id}`, text: t("lobby.open_table") }));
+    }
+    if (!finished && !seats.length && !held) {
+      // a seat anyone may take; not for a browser that holds a seat here already
       for (const s of tb.seats) {
-        if (s.kind === "person" && !s.taken) {
-          const b = h("button", { type: "button", class: "small", text: t("lobby.join_seat", { n: s.seat + 1 }) });
+        if (s.kind === "person" && !s.taken && s.open) {
+          const b = h("button", { type: "button", class: "small", "data-sit": s.seat, text: t("lobby.join_seat", { n: s.seat + 1 }) });
           b.addEventListener("click", () => {
-            joining = { table: tb.id, seat: s.seat };
+            joining = { table: tb.id, seat: s.seat, invite: null };
+            joinTable = tb;
+            joinError = null;
             renderJoin();
-            q(".join-box input").focus();
+            const input = q("[data-join-box] input");
+            if (input) input.focus();
           });
           acts.appendChild(b);
         }
       }
-      acts.appendChild(h("a", { class: "button small", href: `#/watch/${tb.id}`, text: t("lobby.watch") }));
+    }
+    if (!finished && !seats.length) acts.appendChild(h("a", { class: "button small", href: `#/watch/${tb.id}`, text: t("lobby.watch") }));
+    if (finished) {
+      const b = h("button", { type: "button", class: "small primary", "data-show-standings": "", text: t("standings.show") });
+      b.addEventListener("click", () => standingsDialog(tb));
+      acts.appendChild(b);
     }
     if (tb.round > 0) {
       acts.appendChild(h("a", { class: "button small", href: `#/replay/${tb.id}`, text: t("lobby.watch_again") }));
       acts.appendChild(h("a", { class: "button small", href: `/api/tables/${tb.id}/record?download=1`, download: `domeng-${tb.id}.json`, text: t("table.download") }));
+    }
+    if (finished && hosting) {
+      const b = h("button", { type: "button", class: "small danger", "data-host": "remove", text: t("host.remove") });
+      b.addEventListener("click", () => removeDialog(tb.id, refresh));
+      acts.appendChild(b);
     }
     li.appendChild(acts);
     return li;
@@ -207,10 +315,32 @@ export function lobbyPage(root) {
     q("#block-passes").replaceChildren(...info.variants.block_passes.map((o) => h("option", { value: o, selected: o === passesNow, text: t(`variant.block_passes.${o}`) })));
     const paceNow = q("#pace").value || "800";
     q("#pace").replaceChildren(...paces.map(([k, ms]) => h("option", { value: ms, selected: String(ms) === paceNow, text: t(`pace.${k}`) })));
+    renderClock();
+    renderEnd();
     renderSeats();
     renderCreated();
     renderJoin();
     renderTables();
+  }
+
+  function renderClock() {
+    const sel = q("#turn-clock");
+    const chosen = clockTouched ? sel.value : String(defaultClock() ?? "");
+    sel.replaceChildren(
+      ...CLOCKS.map((n) => h("option", { value: n ?? "", selected: String(n ?? "") === chosen, text: n === null ? t("lobby.clock.none") : t("lobby.clock.n", { n }) })),
+    );
+  }
+
+  function renderEnd() {
+    q("#end-kind").replaceChildren(...["titles", "rounds", "open"].map((k) => h("option", { value: k, selected: k === endKind, text: t(`lobby.end.${k}`) })));
+    const field = q(".end-n");
+    field.hidden = endKind === "open";
+    if (endKind !== "open") {
+      setTermText(q(".end-n-label"), t(`lobby.end_n.${endKind}`));
+      const input = q("#end-n");
+      input.max = String(END_MAX[endKind]);
+      if (document.activeElement !== input) input.value = String(endN[endKind]);
+    }
   }
 
   /** The seats of "a table of your own"; ``focusKind``: the seat whose kind was just changed. */
@@ -225,6 +355,7 @@ export function lobbyPage(root) {
       kind.addEventListener("change", () => {
         r.kind = kind.value;
         renderSeats(i);
+        if (!clockTouched) renderClock(); // friends at the table: a turn clock by default
       });
       row.appendChild(kind);
       if (r.kind === "me") {
@@ -237,7 +368,13 @@ export function lobbyPage(root) {
         lvl.addEventListener("change", () => (r.level = lvl.value));
         row.appendChild(lvl);
       } else {
-        row.appendChild(h("span", { class: "muted", text: t("lobby.invite_help") }));
+        const access = h("select", { "aria-label": t("lobby.seat_access", { n: i + 1 }), "data-seat-access": i });
+        access.replaceChildren(
+          h("option", { value: "invited", selected: !r.open, text: t("lobby.access.invited") }),
+          h("option", { value: "open", selected: r.open, text: t("lobby.access.open") }),
+        );
+        access.addEventListener("change", () => (r.open = access.value === "open"));
+        row.appendChild(access);
       }
       form.appendChild(row);
     });
@@ -249,79 +386,158 @@ export function lobbyPage(root) {
     out.replaceChildren();
     if (created) {
       out.appendChild(h("p", { text: t("lobby.created", { id: created.id }) }));
-      if (created.links.join.length) {
-        out.appendChild(h("p", { text: t("table.share") }));
-        for (const j of created.links.join) {
-          const url = shareBase() + j;
-          out.appendChild(h("p", {}, [h("a", { class: "share-link", href: url, text: url })]));
-        }
-        if (isLoopback(shareBase())) out.appendChild(h("p", { class: "muted", text: t("table.share_local") }));
-      }
-      const go = seatsAt(created.id).length ? `#/table/${created.id}` : `#/watch/${created.id}`;
+      const panel = sharePanel({ invites: created.invites || {}, joins: created.links.join });
+      if (panel) out.appendChild(panel);
+      const go = seatsAt(created.id).length || hostToken(created.id) ? `#/table/${created.id}` : `#/watch/${created.id}`;
       out.appendChild(h("a", { class: "button primary", href: go, text: t("lobby.go_to_table") }));
     }
   }
 
+  async function loadJoin() {
+    if (!joining) return;
+    try {
+      joinTable = await api("GET", `/api/tables/${encodeURIComponent(joining.table)}`);
+    } catch (e) {
+      joinError = { code: e.code, message: e.message };
+    }
+    renderJoin();
+  }
+
   function renderJoin() {
-    const jb = q(".join-box");
+    const jb = q("[data-join-box]");
     jb.hidden = !joining;
     jb.replaceChildren();
-    if (joining) {
-      jb.appendChild(setTermText(h("p", {}), t("lobby.join_title", { n: joining.seat + 1, id: joining.table })));
-      const input = h("input", { value: joinName, maxlength: 40, "aria-label": t("lobby.your_name"), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
-      const btn = h("button", { type: "button", class: "primary", "data-join": "", text: t("lobby.take_seat") });
-      const go = async () => {
-        const name = input.value.trim();
-        if (!name) {
-          showError(t("lobby.name_needed"));
-          input.focus();
-          return;
-        }
-        setPref("name", name);
-        try {
-          const r = await api("POST", `/api/tables/${encodeURIComponent(joining.table)}/seats/${joining.seat}`, { name });
-          keepSeat(r.table_id, r.seat, r.token);
-          history.replaceState(null, "", location.pathname);
-          location.hash = `#/table/${r.table_id}`;
-        } catch (e) {
-          showApiError(e);
-        }
-      };
-      btn.addEventListener("click", go);
-      input.addEventListener("input", () => (joinName = input.value));
-      input.addEventListener("keydown", (ev) => ev.key === "Enter" && go());
-      jb.appendChild(h("div", { class: "row" }, [input, btn]));
+    if (!joining) return;
+    const tb = joinTable;
+    const n = joining.seat + 1;
+    const hostSeat = tb && tb.host !== null && tb.host !== undefined ? tb.seats[tb.host] : null;
+    const title = joining.invite && hostSeat ? t("lobby.join_invited", { host: seatName(hostSeat, false), n, id: joining.table }) : t("lobby.join_title", { n, id: joining.table });
+    jb.appendChild(setTermText(h("p", {}), title));
+    const say = (code, extra = []) => {
+      const known = t(`error.${code}`);
+      const p = h("p", { class: "error-text", "data-join-error": code, text: known === `error.${code}` ? t("error.other") : known });
+      jb.appendChild(p);
+      for (const x of extra) jb.appendChild(x);
+    };
+    const seat = tb ? tb.seats[joining.seat] : null;
+    if (seatsAt(joining.table).length) {
+      // one seat per browser at a table (the seats of one screen are created together)
+      const back = h("a", { class: "button primary", href: `#/table/${joining.table}`, text: t("lobby.back_to_seat") });
+      back.addEventListener("click", () => history.replaceState(null, "", location.pathname + location.hash));
+      jb.appendChild(h("p", { class: "error-text", "data-join-error": "already_seated", text: t("lobby.already_seated") }));
+      jb.appendChild(back);
+      return;
     }
+    if (joinError && !tb) return say(joinError.code);
+    if (tb && tb.status === "finished") return say("game_over");
+    if (tb && !seat) return say("unknown_seat");
+    if (seat && seat.kind !== "person") return say("computer_seat");
+    if (seat && seat.taken && !joinError) return say("seat_taken");
+    if (joinError) say(joinError.code);
+    if (joinError && ["bad_invite", "seat_taken", "game_over"].includes(joinError.code)) return;
+    const input = h("input", { value: joinName, maxlength: 40, "aria-label": t("lobby.your_name"), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
+    const btn = h("button", { type: "button", class: "primary", "data-join": "", text: t("lobby.take_seat") });
+    const go = async () => {
+      const name = input.value.trim();
+      if (!name) {
+        showError(t("lobby.name_needed"));
+        input.focus();
+        return;
+      }
+      setPref("name", name);
+      const body = joining.invite ? { name, invite: joining.invite } : { name };
+      try {
+        const r = await api("POST", `/api/tables/${encodeURIComponent(joining.table)}/seats/${joining.seat}`, body);
+        keepSeat(r.table_id, r.seat, r.token);
+        history.replaceState(null, "", location.pathname);
+        location.hash = `#/table/${r.table_id}`;
+      } catch (e) {
+        joinError = { code: e.code, message: e.message };
+        showApiError(e);
+        renderJoin();
+      }
+    };
+    btn.addEventListener("click", go);
+    input.addEventListener("input", () => (joinName = input.value));
+    input.addEventListener("keydown", (ev) => ev.key === "Enter" && go());
+    jb.appendChild(h("div", { class: "row" }, [input, btn]));
+  }
+
+  function moreButton(kind) {
+    q(`[data-more="${kind}"]`).hidden = !lists[kind].next;
   }
 
   /** The lists of tables: the only part that the refresh every few seconds redraws. */
   function renderTables() {
+    const mineIds = new Set(mine.map((x) => x.id));
+    const newest = (a, b) => b.created - a.created;
+    const myLive = mine.filter((x) => x.status !== "finished").sort(newest);
+    const myDone = mine.filter((x) => x.status === "finished").sort(newest);
+    // in progress: the tables with a seat anyone may take first, then the others to watch
+    // (a table still waiting for the friends its host invited has nothing to see yet)
+    const others = lists.live.tables.filter((x) => x.status !== "finished" && !mineIds.has(x.id) && (x.links.join.length || x.status !== "waiting")).sort(newest);
+    const liveTables = [...others.filter((x) => x.links.join.length), ...others.filter((x) => !x.links.join.length)];
+    const doneTables = [...myDone, ...lists.done.tables.filter((x) => !mineIds.has(x.id)).sort(newest)];
+    q(".mine-card").hidden = !myLive.length;
+    q(".tables.mine").replaceChildren(...myLive.map((x) => tableLine(x, { held: true })));
     const live = q(".tables.live");
     const done = q(".tables.done");
-    const liveTables = tables.filter((x) => x.status !== "finished").reverse();
-    const doneTables = tables.filter((x) => x.status === "finished").reverse();
-    live.replaceChildren(...liveTables.map(tableLine));
-    done.replaceChildren(...doneTables.map(tableLine));
+    live.replaceChildren(...liveTables.map((x) => tableLine(x)));
+    done.replaceChildren(...doneTables.map((x) => tableLine(x, { held: mineIds.has(x.id) })));
     if (!liveTables.length) live.appendChild(h("li", { class: "muted", text: t("lobby.none") }));
     if (!doneTables.length) done.appendChild(h("li", { class: "muted", text: t("lobby.none") }));
+    moreButton("live");
+    moreButton("done");
+  }
+
+  async function pages(list) {
+    const tables = [];
+    let cursor = null;
+    let next = null;
+    for (let i = 0; i < list.pages; i++) {
+      const query = new URLSearchParams({ limit: String(PAGE) });
+      if (list.status) query.set("status", list.status);
+      if (cursor) query.set("cursor", cursor);
+      const r = await api("GET", `/api/tables?${query}`);
+      tables.push(...r.tables);
+      next = r.next;
+      if (!next) break;
+      cursor = next;
+    }
+    list.tables = tables;
+    list.next = next;
+  }
+
+  async function mineNow() {
+    const found = await Promise.all(
+      myTables().map((id) =>
+        api("GET", `/api/tables/${encodeURIComponent(id)}`).catch((e) => {
+          if (e.code === "unknown_table") forgetTable(id); // removed, or another database
+          else throw e;
+          return null;
+        }),
+      ),
+    );
+    mine = found.filter(Boolean);
   }
 
   async function refresh() {
     try {
-      const r = await api("GET", "/api/tables");
-      tables = r.tables.sort((a, b) => a.created - b.created);
-      renderTables();
+      await Promise.all([mineNow(), pages(lists.live), pages(lists.done)]);
+      if (!gone) renderTables();
     } catch (e) {
-      showApiError(e);
+      if (!gone) showApiError(e);
     }
   }
 
   render();
+  loadJoin();
   refresh();
   timer = setInterval(refresh, 5000);
   return {
     render,
     unmount() {
+      gone = true;
       clearInterval(timer);
     },
   };

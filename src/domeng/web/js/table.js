@@ -1,13 +1,20 @@
 // The table page: one WebSocket per seat this screen holds (several for "this screen"
-// seats), or one to watch; the board, the running account, the round's summary.
+// seats), or one to watch; the board, the running account, the round's summary, the
+// turn clock, talk at the table, the share panel and the host's controls, and the
+// final standings once the game is over.
 
-import { api, forgetSeat, seatsAt } from "./api.js";
+import { api, forgetSeat, hostAction, hostToken, keepHost, keepSeat, seatsAt } from "./api.js";
 import { describe } from "./account.js";
-import { drawBoard, layoutFor } from "./board.js";
+import { drawBoard, layoutFor, tickClocks } from "./board.js";
+import { chatWords, createChat } from "./chat.js";
+import { againButton, hostButtons, removeButton } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
+import { sharePanel } from "./share.js";
+import { standingsElement } from "./standings.js";
 import { h, summaryElement } from "./summary.js";
-import { isLoopback } from "./lobby.js";
-import { showApiError, showError, showServiceError } from "./ui.js";
+import { showApiError, showError, showServiceError, showNote } from "./ui.js";
+
+const BUBBLE_MS = 5000;
 
 function socketUrl(id) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -31,6 +38,16 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     readySent: 0,
     closed: false,
     seq: 0,
+    clock: null,
+    bubbles: {},
+    invites: {},
+    invitesKey: null,
+    shareKey: null,
+    hostKey: null,
+    againTo: null,
+    hideStandings: false,
+    lastRound: false,
+    leaving: false,
   };
 
   root.innerHTML = `
@@ -38,19 +55,27 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       <div class="table-main">
         <div class="status-bar">
           <p class="status" role="status" aria-live="polite"></p>
+          <button type="button" class="primary small back" data-back hidden></button>
           <button type="button" class="small show-summary" hidden data-i18n="table.show_summary"></button>
         </div>
+        <p class="notice" data-notice hidden></p>
+        <details class="host-panel" data-host-controls hidden>
+          <summary></summary>
+          <p class="muted host-help"></p>
+          <div class="host-content"></div>
+        </details>
         <div class="share" hidden></div>
         <div class="board-wrap"></div>
       </div>
       <aside class="side">
         <h2 class="account-title"></h2>
         <ol class="account" aria-live="polite"></ol>
+        <div class="chat-box"></div>
         <div class="side-actions">
           <a class="button small download" data-i18n="table.download"></a>
           <button type="button" class="small leave" data-i18n="table.leave" hidden></button>
-          <a class="button small" href="#/" data-i18n="nav.lobby"></a>
-          <a class="button small" href="#/rules" data-i18n="nav.rules"></a>
+          <a class="button small nav-again" href="#/" data-i18n="nav.lobby"></a>
+          <a class="button small nav-again" href="#/rules" data-i18n="nav.rules"></a>
         </div>
       </aside>
       <div class="overlay summary-layer" role="dialog" aria-modal="true" aria-labelledby="summary-title" hidden></div>
@@ -66,10 +91,12 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   q(".download").setAttribute("download", `domeng-${tableId}.json`);
   q(".show-summary").addEventListener("click", () => {
     st.hideSummaryOf = 0;
+    st.hideStandings = false;
     render();
   });
   q(".leave").addEventListener("click", async () => {
     if (!window.confirm(t("table.leave_confirm"))) return;
+    st.leaving = true;
     for (const c of st.conns.filter((x) => x.token)) {
       try {
         await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${c.seat}/leave`, { token: c.token });
@@ -80,6 +107,24 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       forgetSeat(tableId, c.seat);
     }
     location.hash = "#/";
+  });
+  q("[data-back]").addEventListener("click", () => {
+    // "back to my seat": no computer plays on for me after my time ran out twice
+    for (const c of seated()) {
+      const seat = st.table && st.table.seats[c.seat];
+      if (seat && seat.stand_in) send(c, { type: "back" });
+    }
+  });
+  const chat = createChat(q(".chat-box"), {
+    tableId,
+    send(message) {
+      const c = talker();
+      return c ? send(c, message) : null;
+    },
+    onSaid(m) {
+      st.bubbles[m.seat] = { m, until: performance.now() + BUBBLE_MS };
+      render();
+    },
   });
   q(".reveal").addEventListener("click", () => {
     st.revealed = st.active;
@@ -134,8 +179,9 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         break;
       case "state":
         c.state = msg.state;
-        st.table = msg.table;
+        tableCame(msg.table);
         c.view = msg.view;
+        chat.setAll(msg.chat);
         if (msg.view && (msg.view.round > st.eventsRound || (msg.view.events || []).length >= st.events.length)) {
           st.events = msg.view.events || [];
           st.eventsRound = msg.view.round;
@@ -145,7 +191,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         break;
       case "update":
         c.state = msg.state;
-        st.table = msg.table;
+        tableCame(msg.table);
         c.view = msg.view;
         if (msg.view) {
           if (msg.view.round !== st.eventsRound) {
@@ -161,10 +207,18 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         break;
       case "seats":
         c.state = msg.state;
-        st.table = msg.table;
+        tableCame(msg.table);
         render();
         break;
+      case "chat":
+        chat.add(msg);
+        break;
+      case "again":
+        playAgain(msg);
+        break;
       case "left":
+        // the seat was left (the Leave button), or the host gave it to a computer
+        if (!st.leaving) showNote(t("table.replaced"));
         forgetSeat(tableId, c.seat);
         c.seat = null;
         c.token = null;
@@ -172,6 +226,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         break;
       case "error":
         st.pending = false;
+        chat.refused(msg.reply_to);
         if (msg.code === "bad_token") {
           forgetSeat(tableId, c.seat);
           c.token = null;
@@ -190,13 +245,103 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
   }
 
+  /** Send a message on a seat's connection; answers its id (null: not sent). */
   function send(c, message) {
     if (!c.ws || c.ws.readyState !== WebSocket.OPEN) {
       showError(t("error.network"));
-      return false;
+      return null;
     }
-    c.ws.send(JSON.stringify({ ...message, id: ++st.seq }));
-    return true;
+    const id = ++st.seq;
+    c.ws.send(JSON.stringify({ ...message, id }));
+    return id;
+  }
+
+  /** The connection that talks for this screen: the seat shown, else any. */
+  function talker() {
+    const c = chooseActive();
+    if (c && c.seat !== null && c.seat !== undefined) return c;
+    return st.conns.find((x) => x.seat !== null && x.seat !== undefined) || st.conns[0];
+  }
+
+  /** The table as a message brought it, and the turn clock counted from now. */
+  function tableCame(table) {
+    st.table = table;
+    const now = performance.now();
+    if (table.clock) {
+      st.clock = { seat: table.clock.seat, ends: now + table.clock.left_ms, state: table.state };
+      return;
+    }
+    // The service's update after a move carries no clock for the next person, whose time
+    // starts as it is sent (a service bug, reported): their whole time, from now.
+    const turn = table.turn;
+    const s = turn !== null && turn !== undefined ? table.seats[turn] : null;
+    const clocked = table.turn_seconds && table.status === "playing" && s && s.kind === "person" && s.taken && !s.stand_in && !s.waiting;
+    if (!clocked) st.clock = null;
+    else if (!st.clock || st.clock.state !== table.state || st.clock.seat !== turn) {
+      st.clock = { seat: turn, ends: now + table.turn_seconds * 1000, state: table.state };
+    }
+  }
+
+  /** The host started the same game again: this screen's seats there, then the table. */
+  function playAgain(msg) {
+    if (msg.token) keepSeat(msg.table_id, msg.seat, msg.token);
+    if (st.againTo) return;
+    st.againTo = msg.table_id;
+    showNote(t("table.again_moving"));
+    // the other seats of this screen get their own token in a moment
+    setTimeout(() => {
+      if (!st.closed) location.hash = `#/table/${encodeURIComponent(msg.table_id)}`;
+    }, 400);
+  }
+
+  /** The host's "play again": their new host token and this screen's seats, then the table. */
+  function hostAgain(answer) {
+    keepHost(answer.id, answer.host_token);
+    for (const c of st.conns) {
+      const token = c.seat !== null && c.seat !== undefined && answer.tokens ? answer.tokens[String(c.seat)] : null;
+      if (token) keepSeat(answer.id, c.seat, token);
+    }
+    if (!st.againTo) {
+      st.againTo = answer.id;
+      location.hash = `#/table/${encodeURIComponent(answer.id)}`;
+    }
+  }
+
+  function hostDone(action, answer, extra) {
+    if (answer.table) st.table = answer.table;
+    if (answer.invites) {
+      st.invites = answer.invites;
+      st.invitesKey = invitedKey(st.table);
+    }
+    if (action === "replace") showNote(t("host.replaced", { n: extra.seat + 1 }));
+    if (action === "invite") showNote(t("host.invited", { n: extra.seat + 1 }));
+    st.hostKey = null;
+    render();
+  }
+
+  function invitedKey(table) {
+    return table.seats.filter((s) => s.invited).map((s) => s.seat).join(",");
+  }
+
+  /** The host has the invitations of the invited seats still open (the service's). */
+  function fetchInvites(table) {
+    const key = invitedKey(table);
+    if (!key) {
+      st.invites = {};
+      st.invitesKey = key;
+      return;
+    }
+    if (key === st.invitesKey || table.status === "finished") return;
+    st.invitesKey = key;
+    hostAction(tableId, "invites")
+      .then((r) => {
+        st.invites = r.invites || {};
+        render();
+      })
+      .catch((e) => {
+        st.invitesKey = null;
+        showApiError(e);
+      });
   }
 
   // -- what is shown -------------------------------------------------------------
@@ -278,7 +423,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
 
   function presenceOf(s) {
     if (s.kind !== "person") return null;
-    if (!s.taken) return "open";
+    if (!s.taken) return s.invited ? "invited" : "open";
+    if (s.waiting) return "waiting";
     if (s.stand_in) return "stand_in";
     if (s.connected === false) return "away";
     return null;
@@ -300,6 +446,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       st.selected = null;
     }
     const mySeatShown = c && c.seat !== null && c.seat !== undefined;
+    // a seat taken during a round: its person watches (a spectator's view) until the next
+    const ownView = !!(v && mySeatShown && v.seat === c.seat);
     q(".table-page").dataset.pending = st.pending ? "true" : "false";
     // several people at this screen and none of them in turn: no hand is shown (the last
     // one to play may have walked away), and whoever plays next takes the screen again
@@ -316,13 +464,20 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
     st.shownLine = new Set(keys);
 
-    const myTurn = !!(v && mySeatShown && v.turn === c.seat && !v.summary);
+    const table = st.table;
+    const finished = !!table && table.status === "finished";
+    const myTurn = !!(ownView && v.turn === c.seat && !v.summary && !finished);
     const playable = new Set(myTurn ? v.legal_moves.map((m) => m.tile) : []);
     let endChoices = null;
     if (st.selected && myTurn) {
       endChoices = [...new Set(v.legal_moves.filter((m) => m.tile === st.selected).map((m) => m.end))];
     }
-    const table = st.table;
+    const now = performance.now();
+    const bubbles = {};
+    for (const [seat, b] of Object.entries(st.bubbles)) {
+      if (b.until > now && !chat.isMuted(Number(seat))) bubbles[seat] = chatWords(b.m);
+      else delete st.bubbles[seat];
+    }
     const wrap = q(".board-wrap");
     lastWidth = wrap.clientWidth || window.innerWidth;
     const board = drawBoard({
@@ -330,7 +485,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       me: mySeatShown ? c.seat : 0,
       names: names(true),
       view: v || (table ? waitingView(table) : null),
-      hand: v && mySeatShown && !isCovered && !idle ? v.hand : null,
+      hand: ownView && !isCovered && !idle ? v.hand : null,
       playable,
       myTurn: myTurn && !isCovered,
       selected: st.selected,
@@ -338,6 +493,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       fresh: st.fresh,
       faces: null,
       presence: table ? table.seats.map(presenceOf) : null,
+      clock: finished || (v && v.summary) ? null : st.clock,
+      bubbles,
       onTile,
       onEnd,
     });
@@ -353,77 +510,135 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
 
     // status line
+    const mine = st.conns.filter((x) => x.seat !== null && x.seat !== undefined).map((x) => x.seat);
+    const waitingSeat = !!table && mine.some((n) => table.seats[n] && table.seats[n].waiting);
     let status;
     if (!c || !c.open) status = t("status.connecting");
     else if (!table) status = t("status.connecting");
+    else if (finished) status = t("status.finished");
     else if (table.status === "waiting") status = t("status.waiting");
-    else if (table.status === "finished") status = t("status.finished");
     else if (v && v.summary) status = t("status.round_over", { n: v.round });
+    else if (waitingSeat) status = t("status.waiting_seat");
     else if (v && myTurn) status = st.selected ? t("status.choose_end") : t("status.your_turn", { who: nm[c.seat] });
     else if (v && v.turn !== null) status = t("status.turn_of", { who: nm[v.turn] });
     else status = "";
     setTermText(q(".status"), status);
 
-    // share links while seats are open
-    const share = q(".share");
-    const joins = table && table.status === "waiting" ? table.links.join : [];
-    share.hidden = !joins.length;
-    share.replaceChildren();
-    if (joins.length) {
-      share.appendChild(h("p", { text: t("table.share") }));
-      const base = window.domengAddress || location.origin;
-      for (const j of joins) {
-        const url = base.replace(/\/$/, "") + j;
-        share.appendChild(h("p", {}, [h("a", { href: url, class: "share-link", text: url })]));
+    // a computer plays on for me after my time ran out twice: "back to my seat"
+    const standIn = !!table && !finished && mine.some((n) => table.seats[n] && table.seats[n].stand_in && !table.seats[n].waiting);
+    const back = q("[data-back]");
+    back.hidden = !standIn;
+    back.textContent = t("table.back");
+    const notice = q("[data-notice]");
+    notice.hidden = !(standIn || waitingSeat);
+    notice.textContent = standIn ? t("status.stood_in") : waitingSeat ? t("status.waiting_seat") : "";
+
+    // the host's controls, and the invitations to share
+    const host = !!hostToken(tableId) && !!table;
+    if (host) fetchInvites(table);
+    const panel = q("[data-host-controls]");
+    panel.hidden = !host;
+    if (host) {
+      panel.querySelector("summary").textContent = t("host.title");
+      panel.querySelector(".host-help").textContent = t("host.help");
+      const key = JSON.stringify([document.documentElement.lang, table.status, table.seats.map((s) => [s.kind, s.taken, s.connected, s.stand_in, s.name])]);
+      if (key !== st.hostKey) {
+        st.hostKey = key;
+        const hadFocus = panel.contains(document.activeElement) ? document.activeElement.dataset.host + (document.activeElement.dataset.seat || "") : null;
+        panel.querySelector(".host-content").replaceChildren(hostButtons({ tableId, table, names: nm, mine: new Set(mine), done: hostDone, again: hostAgain }));
+        const again = hadFocus && [...panel.querySelectorAll("[data-host]")].find((b) => b.dataset.host + (b.dataset.seat || "") === hadFocus);
+        if (again) again.focus();
       }
-      if (isLoopback(base)) share.appendChild(h("p", { class: "muted", text: t("table.share_local") }));
+    }
+    const share = q(".share");
+    const invites = host && !finished ? st.invites : {};
+    const joins = table && !finished ? table.links.join : [];
+    const shareKey = JSON.stringify([document.documentElement.lang, invites, joins]);
+    if (shareKey !== st.shareKey) {
+      // redrawn only when it changes: the QR codes are not fetched again at every move
+      st.shareKey = shareKey;
+      const box = sharePanel({ invites, joins });
+      share.replaceChildren(...(box ? [box] : []));
+      share.hidden = !box;
     }
 
     // the running account
     q(".account-title").textContent = v ? t("account.title", { n: v.round }) : t("account.none");
     const list = q(".account");
-    list.replaceChildren(...st.events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}` }), describe(e, nm))));
+    list.replaceChildren(...st.events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}${e.stand_in ? " ev-stand-in" : ""}` }), describe(e, nm))));
     list.scrollTop = list.scrollHeight;
 
-    // the round's summary
+    // talk at the table
+    const canTalk = mine.length > 0 || (!!table && table.spectator_chat);
+    chat.render({ names: nm, mine: new Set(mine), canTalk, seats: table ? table.seats : [] });
+
+    // the round's summary, or the final standings once the game is over
     const layer = q(".summary-layer");
-    const showSummary = v && v.summary && st.hideSummaryOf !== v.round;
-    q(".show-summary").hidden = !(v && v.summary && !showSummary);
-    if (showSummary) {
-      const actions = h("div", { class: "actions" });
-      const finished = table && table.status === "finished";
-      if (seated().length && !finished) {
-        const mine = seated().map((x) => x.seat);
-        const saidReady = !!table && mine.every((n) => table.seats[n].ready === true);
-        const sent = st.readySent === v.round || saidReady;
-        const btn = h("button", { type: "button", class: "primary", "data-next-round": "", disabled: sent, text: t(sent ? "summary.waiting" : "summary.next_round") });
-        btn.addEventListener("click", readyAll);
-        actions.appendChild(btn);
-        if (sent && table) {
-          const waiting = table.seats.filter((s) => s.kind === "person" && s.ready === false).map((s) => s.name);
-          if (waiting.length) actions.appendChild(h("span", { class: "muted", text: t("summary.waiting_for", { names: waiting.join(", ") }) }));
+    const showSummary = v && v.summary && st.hideSummaryOf !== v.round && !finished;
+    const showStandings = finished && !st.hideStandings;
+    q(".show-summary").hidden = !((v && v.summary && !showSummary && !finished) || (finished && !showStandings));
+    q(".show-summary").textContent = t(finished ? "standings.show" : "table.show_summary");
+    if (showSummary || showStandings) {
+      const cards = [];
+      if (showStandings) {
+        const actions = h("div", { class: "actions" });
+        if (host) {
+          actions.appendChild(againButton({ tableId, again: hostAgain }));
+          actions.appendChild(removeButton(tableId));
         }
-      }
-      if (finished) {
-        actions.appendChild(h("p", { text: t("status.finished") }));
         actions.appendChild(h("a", { class: "button", href: `#/replay/${encodeURIComponent(tableId)}`, text: t("lobby.watch_again") }));
+        actions.appendChild(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?download=1`, download: `domeng-${tableId}.json`, text: t("table.download") }));
+        if (v && v.summary) {
+          const last = h("button", { type: "button", "aria-expanded": st.lastRound ? "true" : "false", "data-last-round": "", text: t("standings.last_round") });
+          last.addEventListener("click", () => {
+            st.lastRound = !st.lastRound;
+            render();
+          });
+          actions.appendChild(last);
+        }
+        const look = h("button", { type: "button", class: "small", text: t("summary.look") });
+        look.addEventListener("click", () => {
+          st.hideStandings = true;
+          render();
+        });
+        actions.appendChild(look);
+        if (!host) actions.appendChild(h("p", { class: "muted", text: t("standings.again_help") }));
+        cards.push(standingsElement(table, nm, actions));
+        if (st.lastRound && v && v.summary) cards.push(summaryElement({ summary: v.summary, names: nm, number: v.round, events: st.events, actions: null }));
+      } else {
+        const actions = h("div", { class: "actions" });
+        if (seated().length) {
+          const mineSeen = seated().map((x) => x.seat);
+          const saidReady = !!table && mineSeen.every((n) => table.seats[n].ready === true);
+          const sent = st.readySent === v.round || saidReady;
+          const btn = h("button", { type: "button", class: "primary", "data-next-round": "", disabled: sent, text: t(sent ? "summary.waiting" : "summary.next_round") });
+          btn.addEventListener("click", readyAll);
+          actions.appendChild(btn);
+          if (sent && table) {
+            const waiting = table.seats.filter((s) => s.kind === "person" && s.ready === false).map((s) => s.name);
+            if (waiting.length) actions.appendChild(h("span", { class: "muted", text: t("summary.waiting_for", { names: waiting.join(", ") }) }));
+          }
+        }
+        const look = h("button", { type: "button", class: "small", text: t("summary.look") });
+        look.addEventListener("click", () => {
+          st.hideSummaryOf = v.round;
+          render();
+        });
+        actions.appendChild(look);
+        cards.push(summaryElement({ summary: v.summary, names: nm, number: v.round, events: st.events, actions }));
       }
-      const look = h("button", { type: "button", class: "small", text: t("summary.look") });
-      look.addEventListener("click", () => {
-        st.hideSummaryOf = v.round;
-        render();
-      });
-      actions.appendChild(look);
-      const card = summaryElement({ summary: v.summary, names: nm, number: v.round, events: st.events, actions });
-      const hadFocus = layer.contains(document.activeElement);
-      layer.replaceChildren(card);
+      const hadFocus = layer.contains(document.activeElement) ? document.activeElement.dataset : null;
+      layer.replaceChildren(h("div", { class: "layer-cards" }, cards));
       layer.hidden = false;
-      if (hadFocus || !layer.dataset.shown) {
-        const btn = layer.querySelector("[data-next-round]") || layer.querySelector("button");
+      layer.setAttribute("aria-labelledby", showStandings ? "standings-title" : "summary-title");
+      const kind = showStandings ? "standings" : "summary";
+      if (hadFocus || layer.dataset.shown !== kind) {
+        const keep = hadFocus && hadFocus.lastRound !== undefined ? layer.querySelector("[data-last-round]") : null;
+        const btn = keep || layer.querySelector("[data-next-round]") || layer.querySelector("button");
         if (btn && !btn.disabled) btn.focus({ preventScroll: true });
-        if (!layer.dataset.shown) layer.scrollTop = 0;
+        if (layer.dataset.shown !== kind) layer.scrollTop = 0;
       }
-      layer.dataset.shown = "1";
+      layer.dataset.shown = kind;
     } else {
       layer.hidden = true;
       layer.replaceChildren();
@@ -441,8 +656,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     } else {
       cover.hidden = true;
     }
-    q(".show-summary").textContent = t("table.show_summary");
-    q(".leave").hidden = !seated().length || (table && table.status === "finished");
+    q(".leave").hidden = !seated().length || finished;
     for (const n of root.querySelectorAll(".side-actions [data-i18n]")) n.innerHTML = termify(t(n.dataset.i18n));
   }
 
@@ -452,6 +666,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   };
   window.addEventListener("resize", onResize);
   const onKey = (ev) => {
+    if (document.querySelector("[data-remove-dialog]")) return; // it has keys of its own
     // an open dialog (the round's summary, the cover of a shared screen) keeps the focus
     const dialog = [q(".cover"), q(".summary-layer")].find((d) => !d.hidden);
     if (dialog && ev.key === "Tab") {
@@ -467,7 +682,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (ev.key === "Escape" && dialog === q(".summary-layer")) {
       // the summary's "look at the table"; its button brings it back
       const v = chooseActive() && chooseActive().view;
-      if (v) st.hideSummaryOf = v.round;
+      if (st.table && st.table.status === "finished") st.hideStandings = true;
+      else if (v) st.hideSummaryOf = v.round;
       render();
       q(".show-summary").focus();
       return;
@@ -478,12 +694,19 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
   };
   window.addEventListener("keydown", onKey);
+  // the turn clock counts down between messages; a bubble goes after a few seconds
+  const ticker = setInterval(() => {
+    tickClocks(root);
+    const now = performance.now();
+    if (Object.values(st.bubbles).some((b) => b.until <= now)) render();
+  }, 250);
   render();
 
   return {
     render,
     unmount() {
       st.closed = true;
+      clearInterval(ticker);
       window.removeEventListener("resize", onResize);
       window.removeEventListener("keydown", onKey);
       // a socket still connecting is closed once open (closing it now warns on the console)

@@ -19,6 +19,11 @@ function toast(html, kind) {
   setTimeout(() => n.remove(), 8000);
 }
 
+/** A piece of news for the player (not an error). */
+export function showNote(message) {
+  toast(escapeHtml(message), "note");
+}
+
 export function showError(message) {
   toast(escapeHtml(message), "error");
 }

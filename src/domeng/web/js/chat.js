@@ -1,0 +1,165 @@
+// Talk at the table: what was said (the `state`'s `chat`, then each `chat` message), an
+// input of up to 200 characters, the quick phrases (sent as their key, shown in each
+// reader's language), and seats this viewer muted. What people type is shown as text,
+// never as HTML.
+
+import { mutedSeats, setMuted } from "./api.js";
+import { setTermText, t } from "./i18n.js";
+import { h } from "./summary.js";
+
+export const PHRASES = ["hello", "good_luck", "well_played", "pass", "ceki", "pollo", "camat", "hurry_up", "oops", "thanks", "good_game", "again"];
+export const MAX_TEXT = 200;
+const KEPT = 100;
+
+function keyOf(m) {
+  return `${m.at}|${m.seat}|${m.text ?? ""}|${m.phrase ?? ""}`;
+}
+
+/** A message's words: a phrase in this reader's language, or the text as typed. */
+export function chatWords(m) {
+  return m.phrase ? t(`phrase.${m.phrase}`) : String(m.text ?? "");
+}
+
+/**
+ * The chat panel in `container`. `opts`: {tableId, send(message) -> id or null,
+ * onSaid(message) for each new message (the speaker's bubble)}.
+ */
+export function createChat(container, opts) {
+  const messages = [];
+  const seen = new Set();
+  const pending = new Map(); // id of a text sent -> the text, put back if it is refused
+  let ctx = { names: [], mine: new Set(), canTalk: false, seats: [] };
+
+  container.innerHTML = `
+    <section class="chat" data-chat aria-labelledby="chat-title">
+      <div class="chat-head">
+        <h2 id="chat-title"></h2>
+        <details class="mute"><summary></summary><div class="mute-list"></div></details>
+      </div>
+      <ol class="chat-log" data-chat-log aria-live="polite"></ol>
+      <form class="chat-form" data-chat-form>
+        <input data-chat-input maxlength="${MAX_TEXT}" autocomplete="off">
+        <button type="submit" class="small primary" data-chat-send></button>
+      </form>
+      <p class="muted chat-silent" hidden></p>
+      <div class="phrases" role="group" data-phrases></div>
+    </section>`;
+  const q = (s) => container.querySelector(s);
+  const input = q("[data-chat-input]");
+  q("[data-chat-form]").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    const id = opts.send({ type: "chat", text: text.slice(0, MAX_TEXT) });
+    if (id !== null && id !== undefined) {
+      pending.set(id, text);
+      input.value = "";
+    }
+  });
+  const phrases = q("[data-phrases]");
+  for (const key of PHRASES) {
+    const b = h("button", { type: "button", class: "small phrase", "data-phrase": key }, [h("span")]);
+    b.addEventListener("click", () => opts.send({ type: "chat", phrase: key }));
+    phrases.appendChild(b);
+  }
+
+  function line(m) {
+    const li = h("li", { class: m.seat === null ? "spectator" : "", "data-chat-seat": m.seat === null ? "" : m.seat });
+    const name = m.seat === null ? t("chat.spectator") : m.name;
+    li.appendChild(h("span", { class: "chat-name", text: `${name}:` }));
+    li.appendChild(document.createTextNode(" "));
+    const words = h("span", { class: m.phrase ? "chat-text phrase-text" : "chat-text", "data-chat-text": "" });
+    if (m.phrase) setTermText(words, chatWords(m)); // our own words: the game's terms explained
+    else words.textContent = chatWords(m); // typed by someone: text, never HTML
+    li.appendChild(words);
+    return li;
+  }
+
+  function drawLog() {
+    const log = q("[data-chat-log]");
+    const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
+    const muted = mutedSeats(opts.tableId);
+    const shown = messages.filter((m) => m.seat === null || !muted.has(m.seat));
+    log.replaceChildren(...shown.map(line));
+    if (!shown.length) log.appendChild(h("li", { class: "muted", text: t("chat.none") }));
+    if (atEnd || !log.dataset.drawn) log.scrollTop = log.scrollHeight;
+    log.dataset.drawn = "1";
+  }
+
+  function drawMute() {
+    const list = q(".mute-list");
+    const muted = mutedSeats(opts.tableId);
+    const others = ctx.seats.filter((s) => s.kind === "person" && s.taken && !ctx.mine.has(s.seat));
+    q(".mute").hidden = !others.length;
+    list.replaceChildren(
+      ...others.map((s) => {
+        const on = muted.has(s.seat);
+        const who = ctx.names[s.seat];
+        const b = h("button", { type: "button", class: "small", "aria-pressed": on ? "true" : "false", "data-mute": s.seat, text: t(on ? "chat.unmute" : "chat.mute", { who }) });
+        b.addEventListener("click", () => {
+          setMuted(opts.tableId, s.seat, !on);
+          render(ctx);
+          // the toggle keeps the focus through the redrawing
+          const again = list.querySelector(`[data-mute="${s.seat}"]`);
+          if (again) again.focus();
+        });
+        return b;
+      }),
+    );
+  }
+
+  function render(next = ctx) {
+    ctx = next;
+    q("#chat-title").textContent = t("chat.title");
+    q(".mute summary").textContent = t("chat.mute_title");
+    input.placeholder = t("chat.placeholder");
+    input.setAttribute("aria-label", t("chat.placeholder"));
+    q("[data-chat-send]").textContent = t("chat.send");
+    phrases.setAttribute("aria-label", t("chat.phrases"));
+    for (const b of phrases.querySelectorAll("[data-phrase]")) setTermText(b.firstChild, t(`phrase.${b.dataset.phrase}`));
+    q("[data-chat-form]").hidden = !ctx.canTalk;
+    phrases.hidden = !ctx.canTalk;
+    const silent = q(".chat-silent");
+    silent.hidden = ctx.canTalk;
+    silent.textContent = t("chat.silent");
+    drawMute();
+    drawLog();
+  }
+
+  function remember(m) {
+    const k = keyOf(m);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    messages.push(m);
+    if (messages.length > KEPT) seen.delete(keyOf(messages.shift()));
+    return true;
+  }
+
+  return {
+    /** What was said before (a `state` message's `chat`). */
+    setAll(list) {
+      let changed = false;
+      for (const m of list || []) changed = remember(m) || changed;
+      if (changed) {
+        messages.sort((a, b) => a.at - b.at);
+        drawLog();
+      }
+    },
+    /** A `chat` message: shown, and its speaker's bubble (unless muted). */
+    add(m) {
+      if (!remember(m)) return; // the same words come once per connection of this screen
+      drawLog();
+      if (m.seat !== null && !mutedSeats(opts.tableId).has(m.seat)) opts.onSaid(m);
+    },
+    /** A refusal of what was sent: a text typed comes back to the input. */
+    refused(replyTo) {
+      const text = pending.get(replyTo);
+      pending.delete(replyTo);
+      if (text !== undefined && !input.value) input.value = text;
+    },
+    isMuted(seat) {
+      return mutedSeats(opts.tableId).has(seat);
+    },
+    render,
+  };
+}
