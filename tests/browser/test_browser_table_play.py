@@ -160,29 +160,40 @@ def test_a_reload_in_the_middle_of_a_round_puts_the_person_back(page: Any, servi
 
 def test_an_error_from_the_service_is_shown(page: Any, service: Any, console: Any) -> None:
     console.allow("status of 409")
-    table_id = new_game(page, service.base)
-    page.goto(f"{service.base}/?table={table_id}&seat=0")
+    computer = {"kind": "computer", "level": "basic"}
+    table = service.post(
+        "/api/tables", {"seats": [{"kind": "person", "open": True}, *[computer] * 4]}
+    )
+    page.goto(f"{service.base}/?table={table['id']}&seat=0")
     page.wait_for_selector("[data-join]")
+    # someone else is quicker: the service refuses the seat, and the page says so
+    service.post(f"/api/tables/{table['id']}/seats/0", {"name": "Daeng"})
     page.fill("[data-join-name]", "Cicci")
     page.click("[data-join]")
     toast = page.locator(".toast")
     toast.first.wait_for()
     assert "Someone has already taken that seat" in toast.first.inner_text()
     assert "seat_taken" in toast.first.inner_text()
+    assert page.locator('[data-join-error="seat_taken"]').is_visible()
+    assert page.locator("[data-join]").count() == 0
 
 
-def test_leaving_the_seat_opens_it_for_someone_else(page: Any, service: Any) -> None:
+def test_leaving_the_seat_keeps_it_for_someone_the_host_invites(page: Any, service: Any) -> None:
     table_id = new_game(page, service.base)
     page.wait_for_selector("[data-tile]")
     page.once("dialog", lambda d: d.accept())
     page.click(".side-actions .leave")
     page.wait_for_url("**/#/")
     seat = service.get(f"/api/tables/{table_id}")["seats"][0]
-    assert seat["taken"] is False
+    assert seat["taken"] is False and seat["invited"] is True
     assert page.evaluate("localStorage.getItem('domeng.seats')").find(table_id) == -1
-    # the start page offers the open seat
-    item = page.locator(".tables.live .table-item", has_text=table_id)
-    item.get_by_role("button", name="Sit at seat 1").wait_for()
+    # this browser created the table: it is among its own, and its host shares the seat
+    item = page.locator(".tables.mine .table-item", has_text=table_id)
+    item.get_by_role("link", name="Open the table").click()
+    page.wait_for_url(f"**/#/table/{table_id}")
+    link = page.locator('[data-share-seat="0"] [data-share-link]')
+    link.wait_for()
+    assert f"table={table_id}&seat=0&invite=" in (link.get_attribute("href") or "")
 
 
 def test_the_address_domeng_serve_opens_deals_a_new_table(page: Any, service: Any) -> None:

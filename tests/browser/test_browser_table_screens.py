@@ -364,7 +364,8 @@ def test_the_start_page_keeps_what_was_chosen_while_its_lists_refresh(
     page.select_option('[data-seat-kind="1"]', "me")
     page.fill('[data-seat-name="1"]', "Maryam")
     page.click('[data-seat-name="1"]')
-    new = service.post("/api/tables", {"seats": [{"kind": "person"}] * 5})  # a change to list
+    # a change to list (seats anyone may take: an invited seat's table is its host's alone)
+    new = service.post("/api/tables", {"seats": [{"kind": "person", "open": True}] * 5})
     item = page.locator(".tables.live .table-item", has_text=new["id"])
     item.wait_for(timeout=15_000)  # the lists were redrawn
     page.keyboard.type(" Daeng")  # the field kept its focus through the refresh
@@ -499,13 +500,18 @@ def test_on_a_phone_the_round_summary_needs_no_sideways_scroll(browser: Any, ser
     page.select_option("[data-language-menu]", "pt")
     page.wait_for_function("document.documentElement.lang === 'pt'")
     page.goto(f"{service.base}/#/watch/{table_id}")
+    # the game is over: its final standings, and the last round's summary under them
+    page.wait_for_selector("[data-standings]")
+    page.click("[data-last-round]")
     page.wait_for_selector("[data-round-summary]")
     widths = page.evaluate(
-        "() => [...document.querySelectorAll('.summary .scroll')]"
+        "() => [...document.querySelectorAll('.summary .scroll, .standings-scroll')]"
         ".map(e => [e.scrollWidth, e.clientWidth])"
     )
+    wide = page.evaluate("document.documentElement.scrollWidth")
     context.close()
-    assert widths and all(scroll <= client + 1 for scroll, client in widths), widths
+    assert len(widths) == 3 and all(scroll <= client + 1 for scroll, client in widths), widths
+    assert wide <= 390
 
 
 def test_the_round_summary_keeps_the_keyboard_and_escape_closes_it(page: Any, service: Any) -> None:
@@ -515,16 +521,19 @@ def test_the_round_summary_keeps_the_keyboard_and_escape_closes_it(page: Any, se
     table_id = service.post("/api/tables", body)["id"]
     start_page(page, service.base)
     page.goto(f"{service.base}/#/watch/{table_id}")
+    # the game is over: the final standings, with the last round's summary under them
+    page.wait_for_selector("[data-standings]")
+    page.click("[data-last-round]")
     page.wait_for_selector("[data-round-summary]")
     inside = "() => document.querySelector('.summary-layer').contains(document.activeElement)"
     for key in ["Tab"] * 12 + ["Shift+Tab"] * 5:
         page.keyboard.press(key)
         assert page.evaluate(inside), key
     page.keyboard.press("Escape")
-    assert page.locator("[data-round-summary]").count() == 0
+    assert page.locator("[data-standings]").count() == 0
     assert page.evaluate("document.activeElement.classList.contains('show-summary')")
     page.keyboard.press("Enter")  # and back
-    page.wait_for_selector("[data-round-summary]")
+    page.wait_for_selector("[data-standings]")
 
 
 def test_an_ending_that_gave_less_than_the_rules_says_so(page: Any, service: Any) -> None:
