@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from domeng.server.clock import FakeClock
@@ -129,3 +130,63 @@ def test_an_upload_the_client_gives_up_on_logs_nothing(strict_service: str) -> N
         )
         time.sleep(0.2)  # the service is reading the body when the client goes
     time.sleep(0.3)  # the autouse fixture then checks that nothing was logged
+
+
+def test_connections_are_counted_per_address_and_in_all() -> None:
+    from domeng.server.limits import Connections
+
+    caps = Connections(per_address=2, in_all=5)
+    for _ in range(2):
+        caps.open("192.168.1.50")
+    with pytest.raises(TableError) as refused:
+        caps.open("192.168.1.50")
+    assert refused.value.code == "too_many_connections" and refused.value.status == 429
+    caps.closed("192.168.1.50")
+    caps.open("192.168.1.50")  # one closed: one may open
+    caps.open("127.0.0.1")
+    caps.open("127.0.0.1")  # this computer's own are not counted per address...
+    caps.open("192.168.1.51")
+    with pytest.raises(TableError) as full:
+        caps.open("192.168.1.52")  # ...but in all
+    assert full.value.status == 503
+
+
+def test_one_connection_too_many_is_told_why_and_closed(tmp_path: Path) -> None:
+    from domeng.server.limits import Connections
+
+    server, thread, base = start_service(tmp_path / "t.sqlite3")
+    try:
+        seats = [{"kind": "computer", "level": "random"}] * 5
+        t = httpx.post(f"{base}/api/tables", json={"seats": seats, "pace_ms": 0}).json()
+        hub = server.config.app.state.hub
+        hub.connections = Connections(in_all=1)
+        url = base.replace("http://", "ws://") + f"/ws/tables/{t['id']}"
+        with connect(url, open_timeout=10) as first:
+            with connect(url, open_timeout=10) as second:
+                m = json.loads(second.recv(timeout=10))
+                assert m["code"] == "too_many_connections" and m["retry_after_ms"] == 5000
+                with pytest.raises(ConnectionClosed) as closed:
+                    second.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            first.send(json.dumps({"type": "hello"}))
+            assert json.loads(first.recv(timeout=10))["type"] == "welcome"
+        with connect(url, open_timeout=10) as again:  # the first closed: room again
+            again.send(json.dumps({"type": "hello"}))
+            assert json.loads(again.recv(timeout=10))["type"] == "welcome"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_the_service_raises_its_open_files_limit_where_it_may() -> None:
+    import resource
+
+    from domeng.commands.serve import raise_open_files
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        now = raise_open_files(4096)
+        wanted = 4096 if hard == resource.RLIM_INFINITY else min(4096, hard)
+        assert now >= wanted
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
 import threading
@@ -23,6 +24,21 @@ def lan_address() -> str | None:
         except OSError:
             return None
     return None if address.startswith("127.") else address
+
+
+def raise_open_files(wanted: int = 8192) -> int:
+    """Raise this process's limit of open files (each connection is one) towards
+    ``wanted``, as far as the system lets it; answers the limit now (0: not known)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def qr_text(data: str) -> str:
@@ -63,6 +79,7 @@ def command(
     from domeng.server import SQLiteStorage, create_app
 
     path = db if db is not None else data_dir() / "domeng.sqlite3"
+    raise_open_files()
     listeners = listen(host, port)
     port = listeners[0].getsockname()[1]  # the port given, or the one chosen for --port 0
     try:

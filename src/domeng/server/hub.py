@@ -34,7 +34,7 @@ from .clock import Clock, LoopClock, Timer
 from .connection import encode
 from .documents import Json
 from .hubbase import log
-from .limits import Limits
+from .limits import Connections, Limits
 from .messages import Back, Play, Ready
 from .messages import Chat as ChatMessage
 from .moving import MovingOn
@@ -70,6 +70,7 @@ class Hub(Seating, MovingOn):
         self.chat = Chat(self.clock)
         self.limits = limits or Limits(self.clock)
         self.replays = Replays()
+        self.connections = Connections()
         self._timers: set[Timer] = set()
         self._wakes: dict[tuple[str, int], Timer] = {}
         self.chores: set[asyncio.Task[None]] = set()

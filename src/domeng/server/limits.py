@@ -121,6 +121,42 @@ class Limits:
         self._take(bucket, f"requests to {kind}", 429)
 
 
+PER_ADDRESS = 50
+"""WebSockets open at once from one client address (this computer's own are not counted)."""
+IN_ALL = 4000
+"""WebSockets open at once in all (the service raises its open-files limit above it)."""
+
+
+class Connections:
+    """How many WebSockets each client address has open, and the service in all."""
+
+    def __init__(self, per_address: int = PER_ADDRESS, in_all: int = IN_ALL) -> None:
+        self.per_address = per_address
+        self.in_all = in_all
+        self._open: dict[str, int] = {}
+        self.total = 0
+
+    def open(self, address: str) -> None:
+        """Count a new connection from ``address``; refuses one too many."""
+        mine = self._open.get(address, 0)
+        if self.total >= self.in_all:
+            message = f"the service has {self.in_all} connections open: try again later"
+            raise TableError("too_many_connections", message, 503, retry_after=5.0)
+        if mine >= self.per_address and not _loopback(address):
+            message = f"{self.per_address} connections are open from {address} already"
+            raise TableError("too_many_connections", message, 429, retry_after=5.0)
+        self._open[address] = mine + 1
+        self.total += 1
+
+    def closed(self, address: str) -> None:
+        left = self._open.get(address, 0) - 1
+        if left > 0:
+            self._open[address] = left
+        else:
+            self._open.pop(address, None)
+        self.total -= 1
+
+
 def _loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback

@@ -49,6 +49,21 @@ CLOSE_GRACE = 1.0
 async def table_socket(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     await ws.accept()
+    address = ws.client.host if ws.client is not None else "unknown"
+    try:
+        hub.connections.open(address)
+    except TableError as e:
+        with contextlib.suppress(Exception):
+            await ws.send_json({"type": "error", **e.json(), "reply_to": None})
+            await ws.close(code=1013)  # try again later
+        return
+    try:
+        await _serve(ws, hub)
+    finally:
+        hub.connections.closed(address)
+
+
+async def _serve(ws: WebSocket, hub: Hub) -> None:
     t = hub.tables.get(ws.path_params["id"])
     if t is None:  # a finished game, read from the database while someone watches it
         with contextlib.suppress(TableError):
