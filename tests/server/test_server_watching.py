@@ -125,6 +125,7 @@ def test_a_connection_too_many_characters_behind_is_closed_too() -> None:
 def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
+    import domeng.server.fanout as fanout_module
     import domeng.server.hub as hub_module
 
     encoded: list[str] = []
@@ -135,6 +136,7 @@ def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
         return real(message)
 
     monkeypatch.setattr(hub_module, "encode", counting)
+    monkeypatch.setattr(fanout_module, "encode", counting)
 
     async def main() -> tuple[int, int]:
         hub, t = await computer_table(tmp_path, pace_ms=0)
@@ -146,6 +148,7 @@ def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
                 c.outbox.get_nowait()
         encoded.clear()
         hub.broadcast(t, events=[])
+        hub.fanout.flush(t.id, watchers)  # the spectators' batch goes out now
         texts = {c.outbox.get_nowait() for c in watchers}
         await hub.close()
         return len(encoded), len(texts)

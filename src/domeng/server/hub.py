@@ -33,6 +33,7 @@ from .chat import Chat
 from .clock import Clock, LoopClock, Timer
 from .connection import encode
 from .documents import Json
+from .fanout import Fanout
 from .hubbase import log
 from .limits import Connections, Limits
 from .messages import Back, Play, Ready
@@ -71,6 +72,7 @@ class Hub(Seating, MovingOn):
         self.limits = limits or Limits(self.clock)
         self.replays = Replays()
         self.connections = Connections()
+        self.fanout = Fanout(self.clock)
         self._timers: set[Timer] = set()
         self._wakes: dict[tuple[str, int], Timer] = {}
         self.chores: set[asyncio.Task[None]] = set()
@@ -141,6 +143,8 @@ class Hub(Seating, MovingOn):
             seat = t.seat_of_token(token)
             if seat is None:
                 raise TableError("bad_token", "no seat at this table has that token", 403)
+        # what the spectators wait for goes out first: the newcomer's state holds it all
+        self.fanout.flush(t.id, [s for s in t.connections if s.seat is None])
         c.hello = True
         c.seat = seat
         t.connections.add(c)
@@ -166,6 +170,11 @@ class Hub(Seating, MovingOn):
             self._seats_changed(t)
         self.let_go(t)
 
+    def sync(self, t: Table, c: Connection) -> None:
+        """The whole state again, after what the spectators were waiting for."""
+        self.fanout.flush(t.id, [s for s in t.connections if s.seat is None])
+        c.send(self.state_message(t, c.seat))
+
     def state_message(self, t: Table, seat: int | None) -> Json:
         return {
             "type": "state",
@@ -182,7 +191,21 @@ class Hub(Seating, MovingOn):
             return
         table = t.public_json()
         texts: dict[int | None, str] = {}
+        spectators = [c for c in t.connections if c.seat is None]
+        if kind == "seats":
+            self.fanout.flush(t.id, spectators)
+        elif spectators:  # gathered (fanout.py); the seats' connections get every change
+            message = {
+                "type": "update",
+                "state": t.state,
+                "events": events,
+                "table": table,
+                "view": t.view_json(None, with_events=False),
+            }
+            self.fanout.update(t.id, spectators, message, len(t.game.rounds))
         for c in list(t.connections):
+            if c.seat is None and kind != "seats":
+                continue
             text = texts.get(c.seat)
             if text is None:
                 if kind == "seats":

@@ -13,6 +13,7 @@ from domeng.engine import Move
 from .chat import Chat
 from .clock import Clock, Timer
 from .documents import Json
+from .fanout import Fanout
 from .players import BotRunner
 from .storage import StorageWriter
 from .tables import Seat, Table
@@ -33,6 +34,7 @@ class HubBase(ABC):
     tables: dict[str, Table]
     turn_clock: TurnClock
     chat: Chat
+    fanout: Fanout
     chores: set[asyncio.Task[None]]
     _timers: set[Timer]
     _wakes: dict[tuple[str, int], Timer]

@@ -171,6 +171,7 @@ class Seating(HubBase):
         database when asked for)."""
         if t.finished and not t.connections and t.task is None:
             self.tables.pop(t.id, None)
+            self.fanout.forget(t.id)
 
     async def find(self, table_id: str) -> Table:
         """A table in memory, or a finished one read from the database."""
@@ -187,6 +188,7 @@ class Seating(HubBase):
         async with t.lock:
             await self.store.remove_table(t.id)
             self.tables.pop(t.id, None)
+            self.fanout.forget(t.id)
             self.turn_clock.disarm(t)
             for c in list(t.connections):
                 c.close()

@@ -175,7 +175,7 @@ async def _do(hub: Hub, t: Table, c: Connection, msg: ClientMessage) -> None:
         await hub.say(t, c, msg)
     else:
         assert isinstance(msg, Sync)
-        c.send(hub.state_message(t, c.seat))
+        hub.sync(t, c)
 
 
 def _refuse(c: Connection, e: TableError, reply_to: str | int | None) -> None:
