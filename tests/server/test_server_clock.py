@@ -193,6 +193,8 @@ def test_the_turn_clock_plays_for_a_person_out_of_time_and_then_plays_on() -> No
         me = Connection()
         hub.hello(t, me, token)
         await until_seat_in_turn(hub, clock, t, 0, step=0.8)
+        told = [m for m in drain(me) if m["type"] == "update" and m["view"]["turn"] == 0][-1]
+        assert told["table"]["clock"]["seat"] == 0  # the update that gives her the turn says so
         clock_json = t.public_json()["clock"]
         assert clock_json["seat"] == 0 and clock_json["left_ms"] == 15_000
         state = t.state

@@ -210,6 +210,7 @@ def test_play_again_gives_each_connected_person_the_same_seat_at_a_new_table(ser
     assert r.status_code == 200, r.text
     new = r.json()
     assert new["id"] != t["id"] and new["host_token"]
+    assert new["tokens"] == {}  # the host is not given the friends' tokens
     assert new["turn_seconds"] == 30 and new["end"] == {"rounds": 1}
     assert [s["kind"] for s in new["seats"]] == [s["kind"] for s in t["seats"]]
     assert set(new["invites"]) == {"2"}  # the friend who never came is invited anew
@@ -293,6 +294,9 @@ def test_the_list_of_tables_comes_in_pages(service: Any) -> None:
         if cursor is None:
             break
     assert got == ids
+    newest = service.http.get("/api/tables", params={"limit": "500", "order": "newest"}).json()
+    assert [x["id"] for x in newest["tables"]] == ids[::-1]
+    assert service.http.get("/api/tables?order=sideways").status_code == 400
     for query, code in (
         ("limit=0", "bad_query"),
         ("limit=x", "bad_query"),
@@ -312,4 +316,4 @@ def test_a_qr_code_is_an_svg(service: Any) -> None:
     r = service.http.get("/api/qr.svg", params={"data": "http://192.168.1.20:8080/?table=x"})
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("image/svg+xml")
-    assert r.text.startswith("<svg") and "path" in r.text
+    assert r.text.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and "path" in r.text

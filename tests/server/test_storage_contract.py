@@ -206,6 +206,8 @@ def test_only_the_tables_in_progress_are_loaded_and_a_finished_one_is_read_alone
     assert store.finished_tables(1) == [{"id": "t1", "n": 1}]
     assert [s["id"] for s in store.finished_tables(10, after="t1")] == ["t2", "t4"]
     assert store.finished_tables(10, after="t4") == []
+    assert [s["id"] for s in store.finished_tables(10, newest=True)] == ["t4", "t2", "t1"]
+    assert [s["id"] for s in store.finished_tables(10, after="t4", newest=True)] == ["t2", "t1"]
     for bad in ("t0", "nope"):  # not a finished table
         with pytest.raises(StorageError):
             store.finished_tables(10, after=bad)
@@ -292,8 +294,10 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
         def load_table(self, table_id: str) -> StoredTable | None:
             return store.load_table(table_id)
 
-        def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
-            return store.finished_tables(limit, after)
+        def finished_tables(
+            self, limit: int, after: str | None = None, *, newest: bool = False
+        ) -> list[dict[str, Any]]:
+            return store.finished_tables(limit, after, newest=newest)
 
         def remove_table(self, table_id: str) -> None:
             store.remove_table(table_id)

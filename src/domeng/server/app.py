@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import io
 import json
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
@@ -183,9 +184,13 @@ async def list_tables(request: Request) -> Response:
         raise TableError("bad_status", f"there is no status {status!r} (known: {known})", 400)
     limit = _whole(request.query_params.get("limit"), "limit", 1, MAX_PAGE, DEFAULT_PAGE)
     cursor = request.query_params.get("cursor") or None
+    order = request.query_params.get("order") or "oldest"
+    if order not in ("oldest", "newest"):
+        raise TableError("bad_query", "order must be oldest or newest", 400)
+    newest = order == "newest"
     if status == "finished":  # from the database: finished tables are not kept in memory
         try:
-            page = await hub.store.finished_tables(limit + 1, cursor)
+            page = await hub.store.finished_tables(limit + 1, cursor, newest=newest)
         except StorageError:
             message = f"there is no table {cursor!r} to go on from"
             raise TableError("bad_cursor", message, 400) from None
@@ -193,7 +198,8 @@ async def list_tables(request: Request) -> Response:
         return JSONResponse({"tables": page[:limit], "next": next_id})
     page = []
     after = cursor is None
-    for t in hub.tables.values():  # oldest first; the tables in progress
+    tables = list(hub.tables.values())  # oldest first; the tables in progress
+    for t in reversed(tables) if newest else tables:
         if not after:
             after = t.id == cursor
             continue
@@ -303,8 +309,12 @@ async def qr_code(request: Request) -> Response:
     data = request.query_params.get("data", "")
     if not data or len(data) > MAX_QR:
         raise TableError("bad_query", f"data must be 1 to {MAX_QR} characters", 400)
-    svg = segno.make(data, error="m").svg_inline(scale=4, border=2, dark="#1b1b1b")
-    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=3600"})
+    svg = io.BytesIO()  # a whole SVG document (with its namespace), for an <img>
+    segno.make(data, error="m").save(
+        svg, kind="svg", scale=4, border=2, dark="#1b1b1b", xmldecl=False
+    )
+    headers = {"Cache-Control": "max-age=3600"}
+    return Response(svg.getvalue(), media_type="image/svg+xml", headers=headers)
 
 
 async def protocol_schema_route(request: Request) -> Response:

@@ -64,7 +64,9 @@ async def act(hub: Hub, t: Table, body: HostAction) -> Json:
     if body.action == "invites":
         return {"table": t.public_json(), "invites": _links(t)}
     if body.action == "again":
-        return (await again(hub, t)).json()
+        created = (await again(hub, t)).json()
+        created["tokens"] = {}  # each person's comes to their own connection, to them alone
+        return created
     if body.action == "remove":
         if not t.finished:
             raise TableError("not_finished", "only a finished game can be removed", 409)

@@ -338,5 +338,14 @@ class Hub(Seating, MovingOn):
         t.game.rounds[-1] = after
         t.state += 1
         t.last_active = now
-        self.turn_clock.disarm(t)
+        self.arm_clock(t)
         return t.events_json()[before:]
+
+    def arm_clock(self, t: Table) -> None:
+        """After a change: the turn clock runs for a person in turn, from now (so that the
+        update that says so carries it), and for nobody else."""
+        seat = t.game.turn if t.started else None
+        if seat is not None and t.computer_level(seat) is None:
+            self.turn_clock.arm(t)
+        else:
+            self.turn_clock.disarm(t)

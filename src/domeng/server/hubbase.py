@@ -54,6 +54,9 @@ class HubBase(ABC):
     def advance(self, t: Table) -> None: ...
 
     @abstractmethod
+    def arm_clock(self, t: Table) -> None: ...
+
+    @abstractmethod
     def _seats_changed(self, t: Table) -> None: ...
 
     @abstractmethod

@@ -145,6 +145,7 @@ class MovingOn(HubBase):
             t.game.start_round(hands, unused)
             t.state += 1
             t.last_active = now
+            self.arm_clock(t)
             self.broadcast(t, events=t.events_json())
         return False
 

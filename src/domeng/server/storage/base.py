@@ -128,10 +128,12 @@ class Storage(ABC):
         """One table, ended or not (None when there is none, or it was removed)."""
 
     @abstractmethod
-    def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
-        """The summaries of the ended tables (as :meth:`end_table` kept them), oldest first,
-        at most ``limit``, from the one after the table ``after`` on (which must be an
-        ended table's id; StorageError otherwise)."""
+    def finished_tables(
+        self, limit: int, after: str | None = None, *, newest: bool = False
+    ) -> list[dict[str, Any]]:
+        """The summaries of the ended tables (as :meth:`end_table` kept them), oldest first
+        (``newest``: newest first), at most ``limit``, from the one after the table
+        ``after`` on (which must be an ended table's id; StorageError otherwise)."""
 
     @abstractmethod
     def save_seat(self, table_id: str, seat: int, data: StoredSeat) -> None:

@@ -83,11 +83,14 @@ class MemoryStorage(Storage):
         t.chat = t.chat[-CHAT_KEPT:]
         return t
 
-    def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+    def finished_tables(
+        self, limit: int, after: str | None = None, *, newest: bool = False
+    ) -> list[dict[str, Any]]:
         self._check_open()
         ended = sorted(
             (t for t in self._tables.values() if t.ended and t.id not in self._removed),
             key=lambda t: (t.created, t.id),
+            reverse=newest,
         )
         ids = [t.id for t in ended]
         if after is not None and after not in ids:

@@ -181,7 +181,9 @@ class SQLiteStorage(Storage):
         found = self._load("id = ? AND NOT removed", (table_id,))
         return found[0] if found else None
 
-    def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
+    def finished_tables(
+        self, limit: int, after: str | None = None, *, newest: bool = False
+    ) -> list[dict[str, Any]]:
         where, params = "ended IS NOT NULL AND NOT removed", ()
         if after is not None:
             row = self._db.execute(
@@ -189,10 +191,11 @@ class SQLiteStorage(Storage):
             ).fetchone()
             if row is None:
                 raise StorageError(f"there is no finished table {after!r} to go on from")
-            where += " AND (created, id) > (?, ?)"
+            where += f" AND (created, id) {'<' if newest else '>'} (?, ?)"
             params = tuple(row)
+        order = "created DESC, id DESC" if newest else "created, id"
         rows = self._db.execute(
-            f"SELECT summary FROM tables WHERE {where} ORDER BY created, id LIMIT ?",
+            f"SELECT summary FROM tables WHERE {where} ORDER BY {order} LIMIT ?",
             (*params, limit),
         )
         return [json.loads(summary) for (summary,) in rows]

@@ -57,8 +57,11 @@ class StorageWriter:
     async def load_table(self, table_id: str) -> StoredTable | None:
         return await self._run(self.storage.load_table, table_id)
 
-    async def finished_tables(self, limit: int, after: str | None = None) -> list[dict[str, Any]]:
-        return await self._run(self.storage.finished_tables, limit, after)
+    async def finished_tables(
+        self, limit: int, after: str | None = None, *, newest: bool = False
+    ) -> list[dict[str, Any]]:
+        call = functools.partial(self.storage.finished_tables, newest=newest)
+        return await self._run(call, limit, after)
 
     async def remove_table(self, table_id: str) -> None:
         await self._run(self.storage.remove_table, table_id)
