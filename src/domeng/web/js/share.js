@@ -36,20 +36,6 @@ async function copyText(text) {
   return done;
 }
 
-/** The service's QR code is an SVG without its namespace, which a browser does not show
- * as an image (reported as a service bug): read it, name the namespace, show that. */
-async function fixQr(img) {
-  try {
-    const r = await fetch(img.src);
-    if (!r.ok) return;
-    let svg = await r.text();
-    if (!/<svg[^>]*\sxmlns=/.test(svg)) svg = svg.replace(/<svg\b/, '<svg xmlns="http://www.w3.org/2000/svg"');
-    img.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-  } catch {
-    // the alt text stays, with the link beside it
-  }
-}
-
 function linkRow(seat, path, kind) {
   const url = shareBase() + path;
   const row = h("li", { class: "share-item", "data-share-seat": seat, "data-share-kind": kind });
@@ -67,7 +53,6 @@ function linkRow(seat, path, kind) {
     height: 132,
     "data-qr": qr,
   });
-  img.addEventListener("error", () => fixQr(img), { once: true });
   body.appendChild(img);
   const side = h("div", { class: "share-side" });
   side.appendChild(h("a", { class: "share-link", href: url, text: url, "data-share-link": "" }));
