@@ -22,6 +22,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from domeng.server import SQLiteStorage, create_app
+from domeng.server.connection import Connection
 from domeng.server.limits import generous
 
 Json = dict[str, Any]
@@ -41,6 +42,16 @@ class ServiceFaults(logging.Handler):
             record.levelno >= logging.ERROR or record.exc_info
         ):
             self.faults.append(record.getMessage())
+
+
+def drain(c: Connection) -> list[Json]:
+    """Every message queued for a connection of the hub (taken off its outbox)."""
+    out = []
+    while not c.outbox.empty():
+        text = c.outbox.get_nowait()
+        if text is not None:
+            out.append(json.loads(text))
+    return out
 
 
 class Service:

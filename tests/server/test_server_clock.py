@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 import random
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -24,6 +23,8 @@ from domeng.server.messages import Back, Play, Ready
 from domeng.server.players import BotRunner, choose_move
 from domeng.server.storage import MemoryStorage, SQLiteStorage, Storage
 from domeng.server.tables import Connection, Table
+
+from .conftest import drain
 
 
 class InlineRunner(BotRunner):
@@ -55,15 +56,6 @@ def run(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
     running in this one)."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, main()).result(timeout=60)
-
-
-def drain(c: Connection) -> list[dict[str, Any]]:
-    out = []
-    while not c.outbox.empty():
-        text = c.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
 
 
 STORAGES: dict[str, Callable[[], Storage]] = {

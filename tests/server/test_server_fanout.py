@@ -3,24 +3,15 @@ doubled or put out of order; a person at the table gets every change at once."""
 
 from __future__ import annotations
 
-import json
-
 from domeng.server.clock import FakeClock
 from domeng.server.connection import Connection
 from domeng.server.fanout import BATCH, Fanout
 
+from .conftest import drain
+
 
 def update(state: int, *events: str) -> dict[str, object]:
     return {"type": "update", "state": state, "events": list(events), "table": {}, "view": {}}
-
-
-def received(c: Connection) -> list[dict[str, object]]:
-    out = []
-    while not c.outbox.empty():
-        text = c.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
 
 
 def test_updates_in_a_burst_go_out_together_after_100_ms() -> None:
@@ -28,17 +19,17 @@ def test_updates_in_a_burst_go_out_together_after_100_ms() -> None:
     fanout = Fanout(clock)
     crowd = [Connection() for _ in range(3)]
     fanout.update("t", crowd, update(1, "a"), 1)  # the first goes out at once
-    assert [m["events"] for m in received(crowd[0])] == [["a"]]
+    assert [m["events"] for m in drain(crowd[0])] == [["a"]]
     for n, e in enumerate("bcd", 2):
         clock.advance(0.01)
         fanout.update("t", crowd, update(n, e), 1)
-    assert received(crowd[1])[-1]["events"] == ["a"]  # the rest wait their turn
+    assert drain(crowd[1])[-1]["events"] == ["a"]  # the rest wait their turn
     clock.advance(BATCH - 0.03 - 0.001)
-    assert received(crowd[0]) == []
+    assert drain(crowd[0]) == []
     clock.advance(0.001)
-    (batch,) = received(crowd[0])
+    (batch,) = drain(crowd[0])
     assert batch["events"] == ["b", "c", "d"] and batch["state"] == 4
-    assert [m["events"] for m in received(crowd[2])] == [["a"], ["b", "c", "d"]]
+    assert [m["events"] for m in drain(crowd[2])] == [["a"], ["b", "c", "d"]]
 
 
 def test_a_batch_never_spans_two_rounds_and_goes_out_before_anything_else() -> None:
@@ -50,9 +41,9 @@ def test_a_batch_never_spans_two_rounds_and_goes_out_before_anything_else() -> N
     fanout.update("t", crowd, update(2, "round_ended"), 1)
     clock.advance(0.01)
     fanout.update("t", crowd, update(3), 2)  # the next deal
-    got = received(crowd[0])
+    got = drain(crowd[0])
     assert [m["events"] for m in got] == [["a"], ["round_ended"]]  # the end, not waiting
     fanout.flush("t", crowd)  # e.g. before a seats message, or a newcomer's state
-    assert [m["state"] for m in received(crowd[0])] == [3]
+    assert [m["state"] for m in drain(crowd[0])] == [3]
     fanout.flush("t", crowd)
-    assert received(crowd[0]) == []  # nothing twice
+    assert drain(crowd[0]) == []  # nothing twice

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 
 import pytest
 
@@ -16,6 +15,8 @@ from domeng.server.socket import answer
 from domeng.server.storage import SQLiteStorage, StoredPlay
 from domeng.server.tables import Connection
 
+from .conftest import drain
+
 
 class FailingStorage(SQLiteStorage):
     fail = False
@@ -24,15 +25,6 @@ class FailingStorage(SQLiteStorage):
         if self.fail:
             raise OSError("disk full")
         super().add_play(table_id, number, index, play)
-
-
-def drain(c: Connection) -> list[dict[str, object]]:
-    out = []
-    while not c.outbox.empty():
-        text = c.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
-    return out
 
 
 def test_a_play_that_cannot_be_stored_is_refused_and_forgotten(
