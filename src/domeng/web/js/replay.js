@@ -39,7 +39,8 @@ export function replayPage(root, source) {
   const q = (s) => root.querySelector(s);
 
   function steps() {
-    return st.data ? st.data.rounds[st.round].steps : [];
+    const rnd = st.data && st.data.rounds[st.round];
+    return rnd ? rnd.steps : [];
   }
 
   function go(to) {
@@ -59,10 +60,11 @@ export function replayPage(root, source) {
     });
   }
   q(".step-range").addEventListener("input", (ev) => go(Number(ev.target.value)));
-  q(".round-select").addEventListener("change", (ev) => {
+  q(".round-select").addEventListener("change", async (ev) => {
     st.round = Number(ev.target.value);
     st.step = 0;
     render();
+    await loadRound(st.round);
   });
 
   function toggle() {
@@ -133,7 +135,13 @@ export function replayPage(root, source) {
     const plates = seats.map((x) => seatName(x, true));
     const rnd = st.data.rounds[st.round];
     const sel = q(".round-select");
-    sel.replaceChildren(...st.data.rounds.map((r, i) => h("option", { value: i, selected: i === st.round, text: t("replay.round_n", { n: r.number }) })));
+    sel.replaceChildren(...st.data.rounds.map((r, i) => h("option", { value: i, selected: i === st.round, text: t("replay.round_n", { n: i + 1 }) })));
+    // while a round is fetched (the service works out one round at a time) its steps wait
+    for (const b of root.querySelectorAll("[data-step], .step-range")) b.disabled = !rnd;
+    if (!rnd) {
+      q(".board-wrap").replaceChildren(h("p", { class: "muted", text: t("status.connecting") }));
+      return;
+    }
     const all = rnd.steps;
     const s = all[st.step];
     const range = q(".step-range");
@@ -172,11 +180,33 @@ export function replayPage(root, source) {
     }
   }
 
+  /** One round of the replay, from the service (it works out the round asked for). */
+  function fetchRound(n) {
+    if (source.kind === "table") return api("GET", `/api/tables/${encodeURIComponent(source.id)}/replay?round=${n}`);
+    return api("POST", `/api/replay?round=${n}`, source.doc || "{}");
+  }
+
+  async function loadRound(i) {
+    if (!st.data || st.data.rounds[i]) return;
+    try {
+      st.data.rounds[i] = (await fetchRound(i + 1)).rounds[0];
+    } catch (e) {
+      showApiError(e);
+    }
+    if (st.round === i) render();
+  }
+
   async function load() {
     try {
-      if (source.kind === "table") st.data = await api("GET", `/api/tables/${encodeURIComponent(source.id)}/replay`);
-      else st.data = await api("POST", "/api/replay", source.doc || "{}");
+      const first = await fetchRound(1);
+      st.data = { ...first, rounds: Array.from({ length: first.round_count }, (_, i) => (i === 0 ? first.rounds[0] : null)) };
     } catch (e) {
+      if (e.code === "bad_round") {
+        // no finished round yet: nothing to watch
+        st.data = { variants: null, players: [], rounds: [], round_count: 0 };
+        render();
+        return;
+      }
       if (e.code === "unknown_table") st.error = t("error.unknown_table");
       else if (e.code === "bad_record") st.error = `${t("error.bad_record")} ${e.message || ""}`;
       else {
