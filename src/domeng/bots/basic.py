@@ -21,12 +21,14 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from domeng.engine import Move, SeatView
-from domeng.engine.moves import SEATS, End
+from domeng.engine.events import CUCUQ_STONES_ON, finish_of, finish_stones, is_mattikkeng
+from domeng.engine.moves import NEXT_SEAT, SEATS
 from domeng.engine.tiles import (
     ENDS_MASK,
     HIGH,
     LOW,
     NUMBER_MASK,
+    OTHER_HALF,
     PIPS,
     TileSet,
     pip_total,
@@ -56,13 +58,12 @@ WEIGHTS: Mapping[str, float] = MappingProxyType(
 def ends_after(ends: tuple[int, int] | None, m: Move) -> tuple[int, int]:
     """The open ends once ``m`` is played on a line with ``ends`` (None: opening)."""
     t = m.tile
-    hi, lo = HIGH[t], LOW[t]
     if ends is None:
-        return hi, lo
+        return HIGH[t], LOW[t]
     left, right = ends
-    if m.end is End.LEFT:
-        return (lo if hi == left else hi), right
-    return left, (lo if hi == right else hi)
+    if m.end:
+        return left, OTHER_HALF[t * 7 + right]
+    return OTHER_HALF[t * 7 + left], right
 
 
 def numbers_in(hand: TileSet) -> int:
@@ -143,9 +144,10 @@ def score_move(
     mappakuling = ends is not None and left == right
     rest = hand & ~(1 << t)
     if not rest:
-        # FIRST CAPPU: the bigger the finish, the more the CUCUQ receives.
-        lempa = HIGH[t] == LOW[t]
-        return 1000.0 + (5 if lempa and mappakuling else 3 if mappakuling else 0)
+        # FIRST CAPPU: the bigger the finish, the more the CUCUQ receives. (The
+        # finishing moves of a position all play the same tile, and either end gives
+        # it the same finish, so they score alike and the noise picks one.)
+        return 1000.0 + finish_stones(finish_of(t, mappakuling))
 
     fit = ENDS_MASK[left * 7 + right]
     mine = rest & fit
@@ -171,7 +173,7 @@ def score_move(
             score += _block(seat, rest, unseen, lacking, counts)
         return score
 
-    nxt = (seat + 1) % SEATS
+    nxt = NEXT_SEAT[seat]
     may = _may_hold(unseen, lacking[nxt])
     may_fit = may & fit
     count = counts[nxt]
@@ -180,11 +182,12 @@ def score_move(
     elif count <= 2 and may:
         # The next player may finish on these ends, making this seat the CUCUQ.
         danger = 0.0
+        key = left * 7 + right
         for c in tiles_of(may_fit):
             if count == 1:
-                danger += _cucuq_stones(c, left, right)
+                danger += CUCUQ_STONES_ON[c * 49 + key]
             else:
-                danger += 0.3 * _cucuq_stones(c, left, right)
+                danger += 0.3 * CUCUQ_STONES_ON[c * 49 + key]
         score -= w["danger"] * danger * count / may.bit_count()
     # The other players: ends they lack make them PASS too.
     for k in range(2, SEATS):
@@ -192,14 +195,6 @@ def score_move(
         if not _may_hold(unseen, lacking[other]) & fit:
             score += w["otherpass"]
     return score
-
-
-def _cucuq_stones(c: int, left: int, right: int) -> int:
-    """Stones to this seat if the next player finishes with ``c`` on ends (left, right)."""
-    hi, lo = HIGH[c], LOW[c]
-    if left == right:
-        return 5 if hi == lo == left else 1
-    return 3 if {hi, lo} == {left, right} else 1
 
 
 def _block(
@@ -217,9 +212,9 @@ def _block(
     for k in range(1, SEATS):
         s = (seat + k) % SEATS
         n = counts[s]
-        if _lowest_pips(_may_hold(unseen, lacking[s]), n) <= mine:
+        if is_mattikkeng(_lowest_pips(_may_hold(unseen, lacking[s]), n), mine):
             sure = False
-        if average * n <= mine:
+        if is_mattikkeng(average * n, mine):
             likely = False
     if sure:
         return 8.0

@@ -13,20 +13,17 @@ import random
 from dataclasses import dataclass
 
 from domeng.engine import Move, Passed, Round, StonesMoved
-from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TILE_COUNT
+from domeng.engine.events import CUCUQ_STONES_ON, is_mattikkeng
+from domeng.engine.moves import NEXT_SEAT
+from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, OTHER_HALF, PIPS, TILE_COUNT
 
-_OTHER: tuple[int, ...] = tuple(
-    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in (HIGH[t], LOW[t]) else -1
-    for t in range(TILE_COUNT)
-    for n in range(7)
-)
-"""``_OTHER[t * 7 + n]``: the half of tile t that is not n."""
+_OTHER = OTHER_HALF
 _LEMPA = tuple(HIGH[t] == LOW[t] for t in range(TILE_COUNT))
 
 
 _NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
 """``_NUMS[t]``: the numbers tile t shows, as a 7-bit mask."""
-_NEXT = (1, 2, 3, 4, 0)
+_NEXT = NEXT_SEAT
 _VARIETY: dict[int, int] = {}
 """How many different numbers the tiles of a set show, by set (filled as met)."""
 
@@ -137,13 +134,8 @@ def heuristic_move(
             if count <= 2:
                 score -= w.danger * _danger(nxt & fit, nl, nr, count) * count / nxt.bit_count()
         elif nxt.bit_count() == 1:
-            c = nxt  # the next seat's last tile fits: it finishes, this seat is CUCUQ
-            c_t = c.bit_length() - 1
-            if nl == nr:
-                stones = 5 if _LEMPA[c_t] else 1
-            else:
-                stones = 3 if _NUMS[c_t] == (1 << nl) | (1 << nr) else 1
-            score -= w.danger * stones
+            # the next seat's last tile fits: it finishes, this seat is CUCUQ
+            score -= w.danger * CUCUQ_STONES_ON[(nxt.bit_length() - 1) * 49 + nl * 7 + nr]
         if score > best_score:
             best_score = score
             best = m
@@ -155,12 +147,8 @@ def _danger(may_fit: int, nl: int, nr: int, count: int) -> float:
     danger = 0.0
     while may_fit:
         low = may_fit & -may_fit
-        c = low.bit_length() - 1
         may_fit ^= low
-        if nl == nr:
-            stones = 5 if _LEMPA[c] and HIGH[c] == nl else 1
-        else:
-            stones = 3 if _NUMS[c] == (1 << nl) | (1 << nr) else 1
+        stones = CUCUQ_STONES_ON[(low.bit_length() - 1) * 49 + nl * 7 + nr]
         danger += stones if count == 1 else 0.3 * stones
     return danger
 
@@ -181,7 +169,7 @@ def _block_value(r: Round, seat: int, rest: int) -> float:
             low = h & -h
             total += PIPS[low.bit_length() - 1]
             h ^= low
-        if total <= mine:
+        if is_mattikkeng(total, mine):
             return -10.0
     return 8.0
 
