@@ -15,6 +15,14 @@ What is measured:
   it has spent ``--budget`` seconds, so slow levels are timed on fewer
   positions (the line says how many). Median and 95th percentile (inclusive
   method of :func:`statistics.quantiles`).
+- Play-out speed: what a search spends its time on. From each position's true
+  round, a copy is played to its end by :func:`domeng.bots.rollout.play_out`
+  (the play-out policy for every seat), ``--playouts`` play-outs spread evenly
+  over the positions, seeded; once as ``expert`` plays them (each seat sees
+  the guessed world) and once ``fair`` (each seat reasons from what it could
+  know). CPU time of this process (``time.process_time``), so other work on the
+  machine slows the run, not the figure, as far as it can; microseconds per
+  play-out, the median of ``--repeats`` runs.
 - Sim speed: ``domeng sim`` (its library entry, :func:`domeng.sim.run`) with
   five ``basic`` players, ``--sim-rounds`` rounds, on all cores: rounds per
   second of wall time, process start-up included.
@@ -30,6 +38,7 @@ import time
 from dataclasses import dataclass
 
 from domeng.bots import make_player, player_names
+from domeng.bots.rollout import excluded_by_passes, play_out
 from domeng.engine import Game, Round, view
 from domeng.sim import Settings, run
 
@@ -98,6 +107,19 @@ def p95(xs: list[float]) -> float:
     return statistics.quantiles(xs, n=20, method="inclusive")[18]
 
 
+def playout_speed(spots: list[Position], playouts: int, fair: bool) -> float:
+    """Microseconds of CPU per play-out from the positions' true rounds (see the docstring)."""
+    rng = random.Random(7)
+    per_spot = max(1, playouts // len(spots))
+    bases = [(p.round, excluded_by_passes(p.round) if fair else None) for p in spots]
+    clock = time.process_time
+    start = clock()
+    for base, excluded in bases:
+        for _ in range(per_spot):
+            play_out(base.clone(), rng, excluded=excluded)
+    return (clock() - start) / (per_spot * len(bases)) * 1e6
+
+
 def sim_speed(rounds: int, workers: int) -> float:
     start = time.perf_counter()
     run(Settings(("basic",) * 5, rounds=rounds, seed=1), workers)
@@ -114,6 +136,13 @@ def main() -> None:
         "--sim-rounds", type=int, default=5000, help="rounds for the sim speed (5000)"
     )
     parser.add_argument("--levels", default=",".join(LEVELS), help="players to time")
+    parser.add_argument(
+        "--playouts",
+        type=int,
+        default=20000,
+        help="play-outs per run of the play-out speed (20000)",
+    )
+    parser.add_argument("--repeats", type=int, default=5, help="runs of the play-out speed (5)")
     args = parser.parse_args()
     spots = positions(args.positions)
     known = player_names(for_people=False)
@@ -127,6 +156,13 @@ def main() -> None:
         print(
             f"{name:<15} {len(ts):>5} {statistics.median(ts):>10.3f} {p95(ts):>10.3f} "
             f"{max(ts):>10.3f}",
+            flush=True,
+        )
+    for fair in (False, True):
+        runs = [playout_speed(spots, args.playouts, fair) for _ in range(args.repeats)]
+        print(
+            f"play-outs{' (fair)' if fair else ''}: {statistics.median(runs):.1f} µs each "
+            f"(median of {args.repeats} runs of {args.playouts}; CPU time)",
             flush=True,
         )
     workers = os.cpu_count() or 1

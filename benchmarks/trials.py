@@ -30,10 +30,12 @@ overrides and the bare flag ``+fair``:
   so that a loaded machine cannot cut a search short and make two runs, or two
   SPECs, differ for reasons of timing;
 - any field of :class:`domeng.bots.rollout.Objective` (``camat``,
-  ``other_camat``, ``from_player``, ``given``) or of
-  :class:`domeng.bots.rollout.Weights` (``pips``, ``numbers``, ``lempa``,
-  ``fit``, ``nofit``, ``fitcount``, ``allpass``, ``nextpass``, ``danger``,
-  ``epsilon``): a number;
+  ``other_camat``, ``from_player``, ``given``) or of the play-outs'
+  :class:`domeng.bots.basic.Weights` (``pips``, ``numbers``, ``lempa``,
+  ``cover``, ``fit``, ``nofit``, ``fitcount``, ``allpass``, ``nextpass``,
+  ``danger``, ``danger_two``, ``otherpass``, ``epsilon``; they start from
+  :data:`domeng.bots.basic.PLAYOUT_WEIGHTS`, where ``cover``, ``danger_two``
+  and ``otherpass`` are 0): a number;
 - ``fair``: play-outs reason only from what each seat could know.
 
 Examples (``--workers`` defaults to all cores)::

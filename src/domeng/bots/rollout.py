@@ -1,10 +1,12 @@
-"""Fast play-outs for search players: a cheap heuristic policy and a round's value.
+"""Fast play-outs for search players: ``basic``'s judgement for every seat, and a round's
+value.
 
 Both work on a :class:`~domeng.engine.Round` directly (never through a view),
 because a search plays thousands of rounds to their end for every move. The
-policy looks only at the hand of the seat in turn and the line's ends, so a
-play-out from a guessed deal never uses anything a seat could not know in that
-guessed world.
+policy is :func:`domeng.bots.basic.judge` with :data:`DEFAULT_WEIGHTS`: by
+default each seat judges from the guessed world's hands (an exact belief); with
+``excluded`` it judges, as ``basic`` does, from what it could know there (the
+tiles it cannot see and the numbers each seat's passes ruled out).
 """
 
 from __future__ import annotations
@@ -13,61 +15,23 @@ import random
 from dataclasses import dataclass
 
 from domeng.engine import Move, Passed, Round, StonesMoved
-from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TILE_COUNT
+from domeng.engine.tiles import ENDS_MASK
 
-_OTHER: tuple[int, ...] = tuple(
-    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in (HIGH[t], LOW[t]) else -1
-    for t in range(TILE_COUNT)
-    for n in range(7)
-)
-"""``_OTHER[t * 7 + n]``: the half of tile t that is not n."""
-_LEMPA = tuple(HIGH[t] == LOW[t] for t in range(TILE_COUNT))
+from .basic import PLAYOUT_WEIGHTS, Weights, judge
 
+__all__ = [
+    "DEFAULT_OBJECTIVE",
+    "DEFAULT_WEIGHTS",
+    "Objective",
+    "Weights",
+    "excluded_by_passes",
+    "heuristic_move",
+    "play_out",
+    "round_value",
+]
 
-_NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
-"""``_NUMS[t]``: the numbers tile t shows, as a 7-bit mask."""
-_NEXT = (1, 2, 3, 4, 0)
-_VARIETY: dict[int, int] = {}
-"""How many different numbers the tiles of a set show, by set (filled as met)."""
-
-
-def _variety(tiles: int) -> int:
-    nums = 0
-    x = tiles
-    while x:
-        low = x & -x
-        nums |= _NUMS[low.bit_length() - 1]
-        x ^= low
-    _VARIETY[tiles] = count = nums.bit_count()
-    return count
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """What the play-out policy likes in a move (the rules of thumb of ``basic``)."""
-
-    pips: float = 0.1
-    """Pips of the tile played (shed heavy tiles: they count against a MANGUNO)."""
-    numbers: float = 1.0
-    """Different numbers left in hand (variety: fewer PASSes)."""
-    lempa: float = 3.0
-    """Playing a LEMPA (it fits only one number, so it is hard to place later)."""
-    fit: float = 2.5
-    """Keeping a tile that fits the new ends (minus ``nofit`` when none does)."""
-    nofit: float = 2.0
-    fitcount: float = 0.4
-    """Per tile left in hand that fits the new ends."""
-    allpass: float = 4.0
-    """Nobody else can play on the new ends but this seat can."""
-    nextpass: float = 3.0
-    """The next seat cannot play on the new ends."""
-    danger: float = 4.0
-    """Per stone this seat would receive as CUCUQ if the next seat finished on the new ends."""
-    epsilon: float = 0.05
-    """Chance of a uniformly random legal move instead."""
-
-
-DEFAULT_WEIGHTS = Weights()
+DEFAULT_WEIGHTS = PLAYOUT_WEIGHTS
+"""The play-outs' weights (:data:`domeng.bots.basic.PLAYOUT_WEIGHTS`)."""
 
 
 def heuristic_move(
@@ -76,11 +40,13 @@ def heuristic_move(
     w: Weights = DEFAULT_WEIGHTS,
     excluded: list[int] | None = None,
 ) -> Move:
-    """A quick, sensible move for the seat in turn (the round must not be over).
+    """The play-out's move for the seat in turn (the round must not be over).
 
-    The rules of thumb of ``basic``. With ``excluded`` (per seat, the tiles its
-    passes ruled out) the seat reasons only from what it could know, as
-    ``basic`` does; without it, it looks at the (guessed) world's hands.
+    ``basic``'s judgement, with ``w.epsilon`` of random moves. With ``excluded``
+    (per seat, the tiles its passes ruled out) the seat reasons only from what it
+    could know, as ``basic`` does; without it, it looks at the (guessed) world's
+    hands. :func:`play_out` makes the same moves (it has this function's body
+    inline: a call per move cost the play-outs 5% of their speed).
     """
     ms = r.legal_moves()
     if len(ms) == 1:
@@ -92,98 +58,15 @@ def heuristic_move(
     assert seat is not None
     hands = r.hands
     hand = hands[seat]
-    nxt_seat = _NEXT[seat]
+    if not hand & (hand - 1):
+        return ms[0]  # every move plays the last tile: FIRST CAPPU
     if excluded is None:
         others = r.in_hands & ~hand
-        nxt = hands[nxt_seat]
-    else:
-        others = (r.in_hands | r.unused) & ~hand  # what this seat cannot see
-        nxt = others & ~excluded[nxt_seat]  # what the next seat may hold
-    left, right = r.left, r.right
-    best = ms[0]
-    best_score = -1e9
-    for m in ms:
-        t = m[0]
-        rest = hand & ~(1 << t)
-        if not rest:
-            return m  # FIRST CAPPU
-        if left < 0:
-            nl, nr = HIGH[t], LOW[t]
-        elif m[1]:
-            nl, nr = left, _OTHER[t * 7 + right]
-        else:
-            nl, nr = _OTHER[t * 7 + left], right
-        fit = ENDS_MASK[nl * 7 + nr]
-        variety = _VARIETY.get(rest)
-        if variety is None:
-            variety = _variety(rest)
-        mine = rest & fit
-        score = w.pips * PIPS[t] + w.numbers * variety + rnd() * 1e-3
-        if _LEMPA[t]:
-            score += w.lempa
-        if mine:
-            score += w.fit + w.fitcount * mine.bit_count()
-        else:
-            score -= w.nofit
-        if not others & fit:
-            if mine:
-                score += w.allpass
-            else:
-                score += _block_value(r, seat, rest)
-        elif not nxt & fit:
-            score += w.nextpass
-        elif excluded is not None:
-            count = hands[nxt_seat].bit_count()
-            if count <= 2:
-                score -= w.danger * _danger(nxt & fit, nl, nr, count) * count / nxt.bit_count()
-        elif nxt.bit_count() == 1:
-            c = nxt  # the next seat's last tile fits: it finishes, this seat is CUCUQ
-            c_t = c.bit_length() - 1
-            if nl == nr:
-                stones = 5 if _LEMPA[c_t] else 1
-            else:
-                stones = 3 if _NUMS[c_t] == (1 << nl) | (1 << nr) else 1
-            score -= w.danger * stones
-        if score > best_score:
-            best_score = score
-            best = m
-    return best
-
-
-def _danger(may_fit: int, nl: int, nr: int, count: int) -> float:
-    """Stones this seat may receive as CUCUQ if the next seat finishes (as ``basic``)."""
-    danger = 0.0
-    while may_fit:
-        low = may_fit & -may_fit
-        c = low.bit_length() - 1
-        may_fit ^= low
-        if nl == nr:
-            stones = 5 if _LEMPA[c] and HIGH[c] == nl else 1
-        else:
-            stones = 3 if _NUMS[c] == (1 << nl) | (1 << nr) else 1
-        danger += stones if count == 1 else 0.3 * stones
-    return danger
-
-
-def _block_value(r: Round, seat: int, rest: int) -> float:
-    """Blocking the line as MANGUNO: good when no other seat has as few pips."""
-    mine = 0
-    x = rest
-    while x:
-        low = x & -x
-        mine += PIPS[low.bit_length() - 1]
-        x ^= low
-    for s, h in enumerate(r.hands):
-        if s == seat:
-            continue
-        total = 0
-        while h:
-            low = h & -h
-            total += PIPS[low.bit_length() - 1]
-            h ^= low
-        if total <= mine:
-            return -10.0
-    return 8.0
+        return judge(ms, seat, hand, r.left, r.right, others, hands, None, w, rnd)
+    others = (r.in_hands | r.unused) & ~hand  # what this seat cannot see
+    may = [others & ~x for x in excluded]
+    counts = [h.bit_count() for h in hands]
+    return judge(ms, seat, hand, r.left, r.right, others, may, counts, w, rnd)
 
 
 def play_out(
@@ -197,19 +80,58 @@ def play_out(
     With ``excluded`` (per seat, tiles ruled out by its passes so far; updated
     here as new passes happen) every seat plays from what it could know.
     """
+    rnd = rng.random
+    epsilon = w.epsilon
+    hands = r.hands
+    legal_moves = r.legal_moves
+    play = r.play
     if excluded is None:
-        while r.turn is not None:
-            r.play(heuristic_move(r, rng, w))
-        return
+        # heuristic_move, inline
+        while True:
+            seat = r.turn
+            if seat is None:
+                return
+            ms = legal_moves()
+            if len(ms) > 1:
+                if rnd() < epsilon:
+                    play(ms[int(rnd() * len(ms))])
+                    continue
+                hand = hands[seat]
+                if hand & (hand - 1):
+                    others = r.in_hands & ~hand
+                    play(judge(ms, seat, hand, r.left, r.right, others, hands, None, w, rnd))
+                    continue
+            play(ms[0])
+    # heuristic_move, inline, each seat judging from what it could know
     excluded = excluded[:]
     events = r.events
-    while r.turn is not None:
+    unused = r.unused
+    counts = [h.bit_count() for h in hands]
+    while True:
+        turn = r.turn
+        if turn is None:
+            return
+        ms = legal_moves()
         n = len(events)
-        r.play(heuristic_move(r, rng, w, excluded))
+        if len(ms) == 1:
+            m = ms[0]
+        elif rnd() < epsilon:
+            m = ms[int(rnd() * len(ms))]
+        else:
+            hand = hands[turn]
+            if hand & (hand - 1):
+                others = (r.in_hands | unused) & ~hand
+                a, b, c, d, e = excluded
+                may = [others & ~a, others & ~b, others & ~c, others & ~d, others & ~e]
+                m = judge(ms, turn, hand, r.left, r.right, others, may, counts, w, rnd)
+            else:
+                m = ms[0]
+        play(m)
+        counts[turn] -= 1
         for i in range(n + 1, len(events)):
-            e = events[i]
-            if type(e) is Passed:
-                excluded[e[0]] |= ENDS_MASK[e[3] * 7 + e[4]]
+            ev = events[i]
+            if type(ev) is Passed:
+                excluded[ev[0]] |= ENDS_MASK[ev[3] * 7 + ev[4]]
 
 
 def excluded_by_passes(r: Round) -> list[int]:

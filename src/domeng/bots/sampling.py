@@ -39,11 +39,12 @@ from collections.abc import Iterator
 from math import factorial
 
 from domeng.engine import FIRST_ROUND_LEMPA, SEATS, Opening, SeatView, TileSet
+from domeng.engine.moves import UNUSED_TILES
 from domeng.engine.tiles import NUMBER_MASK, tiles_of
 
 UNUSED = SEATS
 """The destination index of the unused tiles (seats are 0-4)."""
-UNUSED_COUNT = 3
+UNUSED_COUNT = UNUSED_TILES
 
 _Caps = tuple[int, ...]
 _Split = tuple[int, ...]

@@ -10,7 +10,13 @@ from .tiles import TILE_COUNT, Tile, parse_tile, tile_name
 
 SEATS = 5
 """Exactly five seats, numbered 0-4 clockwise."""
+NEXT_SEAT: tuple[int, ...] = tuple((s + 1) % SEATS for s in range(SEATS))
+"""``NEXT_SEAT[s]``: the seat that plays after seat s (play goes clockwise)."""
+PREV_SEAT: tuple[int, ...] = tuple((s - 1) % SEATS for s in range(SEATS))
+"""``PREV_SEAT[s]``: the player before seat s (the CUCUQ when s is the FIRST CAPPU)."""
 HAND_SIZE = 5
+UNUSED_TILES = TILE_COUNT - SEATS * HAND_SIZE
+"""The tiles a deal leaves face down, out of play for the round: 3."""
 STONES = 25
 """Stones in a game: never created, never destroyed."""
 

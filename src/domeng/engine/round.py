@@ -22,8 +22,10 @@ themselves, exactly when the player in turn holds no tile that fits.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .events import (
+    MOST_STONES,
     CamatElected,
     Event,
     Finish,
@@ -34,13 +36,30 @@ from .events import (
     RoundEnded,
     StonesMoved,
     ending_award,
+    finish_of,
+    is_mattikkeng,
+    pass_stones,
 )
-from .moves import HAND_SIZE, SEATS, STONES, End, IllegalMoveError, Move, Variants, move
+from .moves import (
+    HAND_SIZE,
+    NEXT_SEAT,
+    PREV_SEAT,
+    SEATS,
+    STONES,
+    UNUSED_TILES,
+    End,
+    IllegalMoveError,
+    Move,
+    Variants,
+    move,
+)
 from .tiles import (
     ENDS_MASK,
     FULL_SET,
     HIGH,
     LOW,
+    NUMBERS,
+    OTHER_HALF,
     PIPS_HIGH14,
     PIPS_LOW14,
     TILE_COUNT,
@@ -50,8 +69,6 @@ from .tiles import (
     tiles_of,
 )
 
-_NEXT = (1, 2, 3, 4, 0)
-_PREV = (4, 0, 1, 2, 3)
 _AFTER = tuple(tuple((s + k) % SEATS for k in range(1, SEATS)) for s in range(SEATS))
 """``_AFTER[s]``: the other seats in turn order after s."""
 _DEFAULT_VARIANTS = Variants()
@@ -78,12 +95,6 @@ _OPEN_MOVES_BY7: tuple[tuple[tuple[Move, ...], ...], ...] = tuple(
     for chunk in range(4)
 )
 """``_OPEN_MOVES_BY7[c][m]``: the opening moves of tiles ``7c + b`` for the bits b of m."""
-_OTHER: tuple[int, ...] = tuple(
-    (LOW[t] if HIGH[t] == n else HIGH[t]) if n in (HIGH[t], LOW[t]) else -1
-    for t in range(TILE_COUNT)
-    for n in range(7)
-)
-"""``_OTHER[t * 7 + n]``: the half of tile t that is not n (-1 when n is not a half)."""
 _new = tuple.__new__
 _LEGAL_CACHE: dict[int, tuple[Move, ...]] = {}
 """Legal moves by (fitting tiles of the hand, ends): at most about 120,000 entries."""
@@ -134,31 +145,9 @@ def _new_played(i: int, seat: int, t: Tile, end: int, left: int, right: int) -> 
     return played
 
 
-_PASSED: tuple[Passed, ...] = tuple(
-    _new(Passed, (seat, passebunge, got, left, right))
-    for seat in range(SEATS)
-    for passebunge in (False, True)
-    for got in range(3)
-    for left in range(7)
-    for right in range(7)
-)
-"""``_PASSED[((2 * seat + passebunge) * 3 + got) * 49 + left * 7 + right]``: seat passed at
-those ends and received ``got`` stones."""
-_PASSED_PAID: tuple[Passed, ...] = tuple(
-    _PASSED[(k * 3 + 1 + (k & 1)) * 49 + key] for k in range(2 * SEATS) for key in range(49)
-)
-"""``_PASSED_PAID[(2 * seat + passebunge) * 49 + left * 7 + right]``: a pass paid in full."""
 _REASONS: tuple[Reason, ...] = tuple(Reason)
-"""The reasons by index (_give takes an index: an enum-keyed look-up would run Python code)."""
-_GIVEN: tuple[StonesMoved, ...] = tuple(
-    _new(StonesMoved, (None if giver == SEATS else giver, receiver, amount, reason))
-    for giver in range(SEATS + 1)
-    for receiver in range(SEATS)
-    for amount in range(1, 6)
-    for reason in _REASONS
-)
-"""``_GIVEN[((giver * 5 + receiver) * 5 + amount - 1) * 7 + reason index]``: a transfer of 1 to 5
-stones (giver 5: the table)."""
+"""The reasons by index (the tables take an index: an enum-keyed look-up would run Python
+code)."""
 _PASS, _PASSEBUNGE, _FIRST_CAPPU, _CEKI, _POLLO, _MANGUNO, _MATTIKKENG = (
     _REASONS.index(r)
     for r in (
@@ -171,12 +160,62 @@ _PASS, _PASSEBUNGE, _FIRST_CAPPU, _CEKI, _POLLO, _MANGUNO, _MATTIKKENG = (
         Reason.MATTIKKENG,
     )
 )
-_TABLE_PAYS_PASS: tuple[StonesMoved, ...] = tuple(
-    _GIVEN[((SEATS * 5 + seat) * 5 + amount - 1) * 7 + reason]
-    for seat in range(SEATS)
-    for amount, reason in ((1, _PASS), (2, _PASSEBUNGE))
+_FINISH_REASON = {Finish.PLAIN: _FIRST_CAPPU, Finish.CEKI: _CEKI, Finish.POLLO: _POLLO}
+_FINISHES: tuple[tuple[tuple[Finish, int], ...], ...] = tuple(
+    tuple((f, _FINISH_REASON[f]) for f in (finish_of(t, mappakuling) for t in range(TILE_COUNT)))
+    for mappakuling in (False, True)
 )
-"""``_TABLE_PAYS_PASS[2 * seat + passebunge]``: the table's stones for a pass paid in full."""
+"""``_FINISHES[mappakuling][t]``: :func:`~.events.finish_of` and its reason's index."""
+_TABLE = SEATS
+"""The giver index of the table in _GIVEN."""
+_GIVEN: tuple[tuple[tuple[tuple[StonesMoved, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            tuple(
+                _new(StonesMoved, (None if giver == _TABLE else giver, receiver, amount, reason))
+                for reason in _REASONS
+            )
+            for amount in range(1, MOST_STONES + 1)
+        )
+        for receiver in range(SEATS)
+    )
+    for giver in range(SEATS + 1)
+)
+"""``_GIVEN[giver][receiver][amount - 1][reason]``: a transfer of 1 to MOST_STONES stones
+(giver _TABLE: from the table)."""
+
+
+class _Pass(NamedTuple):
+    """One seat's PASS, or its PASSEBUNGE: what the rules give the passer, and the shared
+    events that tell it."""
+
+    due: int
+    """What the rules give the passer (:func:`~.events.pass_stones`)."""
+    paid: tuple[Passed, ...]
+    """``paid[left * 7 + right]``: the pass on those ends when the table pays it all."""
+    table_pays: StonesMoved
+    """The table's stones then."""
+    passed: tuple[tuple[Passed, ...], ...]
+    """``passed[got][left * 7 + right]``: the pass when the passer receives only ``got``."""
+    reason: int
+    """PASS or PASSEBUNGE, as an index in _REASONS."""
+
+
+def _pass_of(seat: int, passebunge: bool) -> _Pass:
+    amount = pass_stones(passebunge)
+    reason = _PASSEBUNGE if passebunge else _PASS
+    passed = tuple(
+        tuple(_new(Passed, (seat, passebunge, got, a, b)) for a in NUMBERS for b in NUMBERS)
+        for got in range(amount + 1)
+    )
+    return _Pass(amount, passed[amount], _GIVEN[_TABLE][seat][amount - 1][reason], passed, reason)
+
+
+_PASS_BY_PLAYED: tuple[tuple[_Pass, _Pass], ...] = tuple(
+    (_pass_of(seat, True), _pass_of(seat, False)) for seat in range(SEATS)
+)
+"""``_PASS_BY_PLAYED[seat][seat has played a tile this round]``: a PASSEBUNGE (0) or a
+PASS (1). Index it with ``played_seats >> seat & 1``."""
 
 
 def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
@@ -184,7 +223,7 @@ def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
     if len(hands) != SEATS:
         raise ValueError(f"a deal has {SEATS} hands, not {len(hands)}")
     seen = unused
-    if unused.bit_count() != TILE_COUNT - SEATS * HAND_SIZE:
+    if unused.bit_count() != UNUSED_TILES:
         raise ValueError("a deal leaves exactly 3 unused tiles")
     for seat, hand in enumerate(hands):
         if hand.bit_count() != HAND_SIZE:
@@ -387,9 +426,9 @@ class Round:
         else:
             right = self.right
             if end:
-                right = self.right = _OTHER[t * 7 + right]
+                right = self.right = OTHER_HALF[t * 7 + right]
             else:
-                left = self.left = _OTHER[t * 7 + left]
+                left = self.left = OTHER_HALF[t * 7 + left]
             key = left * 7 + right
             i = ((seat * TILE_COUNT + t) * 2 + end) * 49 + key
             played_event = _PLAYED[i] or _new_played(i, seat, t, end, left, right)
@@ -398,30 +437,30 @@ class Round:
             self._end_cappu(seat, t, played_event.mappakuling)
             return
         fit = ENDS_MASK[key]
-        if not in_hands & fit:
-            if self.variants.block_passes == "penalized":
-                s = _NEXT[seat]
-                for _ in range(SEATS):
-                    self._pass(s, left, right)
-                    s = _NEXT[s]
-            self._end_block(seat)
-            return
-        s = _NEXT[seat]
-        if not hands[s] & fit:
+        blocked = not in_hands & fit  # nobody can play any more: this seat is the MANGUNO
+        s = NEXT_SEAT[seat]
+        if not hands[s] & fit and (not blocked or self.variants.block_passes == "penalized"):
+            # The passes: each seat in turn that holds no tile that fits, until one does; on
+            # a blocked line all five, the MANGUNO last.
             events = self.events
             stones = self.stones
             while not hands[s] & fit:
-                k = s + s + (played >> s & 1 ^ 1)  # 2 * seat + PASSEBUNGE
-                amount = 1 + (k & 1)
+                rule = _PASS_BY_PLAYED[s][played >> s & 1]
+                due = rule.due
                 table = self.table
-                if table >= amount:  # the usual case: the table pays it all
-                    self.table = table - amount
-                    stones[s] += amount
-                    events.append(_PASSED_PAID[k * 49 + key])
-                    events.append(_TABLE_PAYS_PASS[k])
+                if table >= due:  # the usual case: the table pays it all
+                    self.table = table - due
+                    stones[s] += due
+                    events.append(rule.paid[key])
+                    events.append(rule.table_pays)
                 else:
-                    self._pass(s, left, right)
-                s = _NEXT[s]
+                    self._pass_short(s, rule, key)
+                if s == seat:  # only on a blocked line: a seat that fits comes first
+                    break  # the MANGUNO's own pass was the last
+                s = NEXT_SEAT[s]
+        if blocked:
+            self._end_block(seat)
+            return
         self.turn = s
         fit &= hands[s]
         self._legal = _LEGAL_CACHE.get(fit << 6 | key) or _moves_for(fit, key)
@@ -449,39 +488,31 @@ class Round:
         word = "left" if end == 0 else "right"
         return f"{name} does not fit the {word} end ({self.left if end == 0 else self.right})"
 
-    def _pass(self, seat: int, left: int, right: int) -> None:
+    def _pass_short(self, seat: int, rule: _Pass, key: int) -> None:
+        """A pass the table cannot pay in full: the table gives what it has, the LAST
+        MAPPANO what it lacks, as much as they hold (nothing when they are the passer);
+        ``key`` is ``left * 7 + right``. This is :meth:`_give`'s rule written out for one
+        giver: in long games the table is often short, and calling ``_give`` from here
+        cost the engine about 2% of its speed (and the Passed event, which names the
+        stones the passer got, must come before the transfers that gave them)."""
         events = self.events
-        if self.played_seats >> seat & 1:
-            amount, passebunge = 1, False
-        else:
-            amount, passebunge = 2, True
-        table = self.table
-        if table >= amount:  # the usual case: the table pays it all
-            self.table = table - amount
-            self.stones[seat] += amount
-            k = seat + seat + passebunge
-            events.append(_PASSED_PAID[k * 49 + left * 7 + right])
-            events.append(_TABLE_PAYS_PASS[k])
-            return
-        # The table gives what it has, the LAST MAPPANO what it lacks (as much as they hold,
-        # nothing when they are the passer): _give's rule, written out for one giver.
         stones = self.stones
+        table = self.table
         giver = self.last_mappano
-        rest = amount - table
+        rest = rule.due - table
         part = 0
         if giver is not None and giver != seat:
             part = rest if rest <= stones[giver] else stones[giver]
-        k = seat + seat + passebunge
-        events.append(_PASSED[(k * 3 + table + part) * 49 + left * 7 + right])
-        reason = _PASSEBUNGE if passebunge else _PASS
+        events.append(rule.passed[table + part][key])
+        reason = rule.reason
         if table:
             self.table = 0
             stones[seat] += table
-            events.append(_GIVEN[((SEATS * 5 + seat) * 5 + table - 1) * 7 + reason])
+            events.append(_GIVEN[_TABLE][seat][table - 1][reason])
         if part and giver is not None:
             stones[giver] -= part
             stones[seat] += part
-            events.append(_GIVEN[((giver * 5 + seat) * 5 + part - 1) * 7 + reason])
+            events.append(_GIVEN[giver][seat][part - 1][reason])
 
     def _give(
         self, receiver: int, amount: int, givers: Sequence[int], reason: int
@@ -489,14 +520,14 @@ class Round:
         """Give ``amount`` stones to ``receiver``: the table first, then the givers in
         order, each as much as they hold; a giver who is the receiver moves nothing.
         What they cannot cover is not given. Returns the transfers made. ``reason`` is an
-        index in _REASONS; ``amount`` is at most 5."""
+        index in _REASONS; ``amount`` is at most MOST_STONES."""
         stones = self.stones
         moved: list[StonesMoved] = []
         take = amount if amount <= self.table else self.table
         if take:
             self.table -= take
             stones[receiver] += take
-            moved.append(_GIVEN[((SEATS * 5 + receiver) * 5 + take - 1) * 7 + reason])
+            moved.append(_GIVEN[_TABLE][receiver][take - 1][reason])
         rest = amount - take
         for giver in givers:
             if not rest:
@@ -507,18 +538,13 @@ class Round:
             if part:
                 stones[giver] -= part
                 stones[receiver] += part
-                moved.append(_GIVEN[((giver * 5 + receiver) * 5 + part - 1) * 7 + reason])
+                moved.append(_GIVEN[giver][receiver][part - 1][reason])
                 rest -= part
         return moved
 
     def _end_cappu(self, seat: int, t: Tile, mappakuling: bool) -> None:
-        if not mappakuling:
-            finish, reason = Finish.PLAIN, _FIRST_CAPPU
-        elif HIGH[t] == LOW[t]:
-            finish, reason = Finish.POLLO, _POLLO
-        else:
-            finish, reason = Finish.CEKI, _CEKI
-        cucuq = _PREV[seat]
+        finish, reason = _FINISHES[mappakuling][t]
+        cucuq = PREV_SEAT[seat]
         hands = self.hands
         ended = (
             RoundEnd.CAPPU,
@@ -539,10 +565,10 @@ class Round:
     def _end_block(self, manguno: int) -> None:
         totals = _pip_totals(self.hands)
         limit = totals[manguno]
-        mattikkeng = tuple([s for s in _AFTER[manguno] if totals[s] <= limit])
+        mattikkeng = tuple([s for s in _AFTER[manguno] if is_mattikkeng(totals[s], limit)])
         if not mattikkeng:
             winner = manguno
-            cucuq: int | None = _PREV[manguno]
+            cucuq: int | None = PREV_SEAT[manguno]
         else:
             winner = min(mattikkeng, key=totals.__getitem__)
             cucuq = None

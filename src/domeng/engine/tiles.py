@@ -99,6 +99,13 @@ def other_half(t: Tile, n: int) -> int:
     return LOW[t] if HIGH[t] == n else HIGH[t]
 
 
+OTHER_HALF: tuple[int, ...] = tuple(
+    other_half(t, n) if n in (HIGH[t], LOW[t]) else -1 for t in range(TILE_COUNT) for n in NUMBERS
+)
+"""``OTHER_HALF[t * 7 + n]``: the number an end showing ``n`` shows once tile ``t`` is put
+on it (:func:`other_half`), for hot loops; -1 when ``n`` is not a half of ``t``."""
+
+
 def tiles_of(mask: TileSet) -> Iterator[Tile]:
     """The tiles in a set, lowest index first."""
     while mask:
