@@ -47,7 +47,7 @@ from .events import Passed, Played
 from .game import Game
 from .moves import HAND_SIZE, SEATS, End, IllegalMoveError, Move, Variants, move
 from .round import Round
-from .tiles import FULL_SET, HIGH, LOW, TILE_COUNT, Tile, TileSet, parse_tile, tile_name, tiles_of
+from .tiles import FULL_SET, HIGH, LOW, Tile, TileSet, parse_tile, tile_name, tiles_of
 
 __all__ = [
     "FORMAT",
@@ -69,7 +69,6 @@ __all__ = [
 FORMAT = "domeng.record/1"
 """The value of a record's ``format`` key."""
 
-_UNUSED = TILE_COUNT - SEATS * HAND_SIZE
 
 StandIns = Sequence[Collection[int]]
 """Which plays a stand-in made: per round (the game's first round first), the indices
