@@ -114,18 +114,7 @@ class Hub(Seating, MovingOn):
         self.replays.close()
         await self.store.close()
 
-    @property
-    def idle(self) -> bool:
-        """No table has a deal or a computer's move under way (timers may still wait)."""
-        return all(t.task is None for t in self.tables.values())
-
     # -- tables and seats -------------------------------------------------------
-
-    def table(self, table_id: str) -> Table:
-        t = self.tables.get(table_id)
-        if t is None:
-            raise TableError("unknown_table", f"there is no table {table_id!r}", 404)
-        return t
 
     def seat(self, t: Table, seat: int) -> Seat:
         if not 0 <= seat < SEATS:

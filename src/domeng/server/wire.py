@@ -221,13 +221,6 @@ def _step(
     }
 
 
-def replay_json(
-    game: Game, names: Sequence[str], stand_ins: Sequence[Collection[int]] = ()
-) -> Json:
-    """A game step by step, to watch again (see :func:`replay_rounds`)."""
-    return replay_rounds(game.variants, game.rounds, names, stand_ins)
-
-
 def replay_rounds(
     variants: Variants,
     rounds: Sequence[Round],
