@@ -181,8 +181,9 @@ class StonesDoc(_EventBase):
     reason: Reason
 
 
-class RoundEndedDoc(_EventBase):
-    kind: Literal["round_ended"]
+class _Ending(TypedDict):
+    """How a round ended, as its ``round_ended`` event and its summary both say."""
+
     end: Literal["cappu", "block"]
     winner: int
     first_cappu: int | None
@@ -193,6 +194,10 @@ class RoundEndedDoc(_EventBase):
     hands: list[list[Tile]]
     unused: list[Tile]
     pip_totals: list[int]
+
+
+class RoundEndedDoc(_EventBase, _Ending):
+    kind: Literal["round_ended"]
 
 
 class CamatDoc(_EventBase):
@@ -217,18 +222,8 @@ class AwardDoc(TypedDict):
     received: int
 
 
-class SummaryDoc(TypedDict):
-    end: Literal["cappu", "block"]
-    winner: int
-    first_cappu: int | None
-    finish: Literal["plain", "ceki", "pollo"] | None
-    manguno: int | None
-    mattikkeng: list[int]
-    cucuq: int | None
-    hands: list[list[Tile]]
+class SummaryDoc(_Ending):
     dealt: list[list[Tile]]
-    unused: list[Tile]
-    pip_totals: list[int]
     transfers: list[TransferDoc]
     award: AwardDoc
     camat_elected: bool
