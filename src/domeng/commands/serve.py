@@ -76,7 +76,7 @@ def command(
     import uvicorn
 
     from domeng.paths import data_dir
-    from domeng.server import SQLiteStorage, create_app
+    from domeng.server import SQLiteStorage, create_app, protocols
 
     path = db if db is not None else data_dir() / "domeng.sqlite3"
     raise_open_files()
@@ -99,12 +99,10 @@ def command(
         machine = socket.gethostname().lower()
         names |= {machine, f"{machine}.local"}
     app = create_app(storage, addresses=addresses, allowed_hosts=names)
-    config = uvicorn.Config(
+    config = protocols.config(
         app,
         host=host,
         port=port,
-        ws_max_size=65_536,
-        ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
         # on Ctrl-C or SIGTERM, connections get a few seconds to close; a client that has
