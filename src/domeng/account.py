@@ -205,7 +205,7 @@ def describe(event: Event, names: Sequence[str], stand_in: bool = False, w: Word
     >>> describe(Played(1, parse_tile("6-3"), End.RIGHT, 6, 3, False, False), names, True)
     'A computer plays for Besse: [6|3] at the right end; the line shows 6 and 3'
     >>> describe(Passed(3, False, 1, 3, 3), names, stand_in=True, w=words("pt"))
-    'Um computador joga por Daeng, que não pode jogar — PASS: 1 STONES'
+    'O computador joga por Daeng, que não pode jogar — PASS: 1 STONES'
     """
     if isinstance(event, Played):
         return _played(event, names, stand_in, w)
@@ -281,7 +281,7 @@ def standings_sentence(
     >>> standings_sentence([st(3, 1, 1, 2, 9), st(0, 2, 1, 5, 3)], names, over=False)
     'Daeng leads with 1 CAMAT title and the fewest STONES (2)'
     >>> standings_sentence([st(3, 1, 0, 2, 3), st(0, 2, 0, 2, 9)], names, over=True)
-    'Daeng wins the game with 0 CAMAT titles, 2 STONES and the fewest received (3)'
+    'Daeng wins the game with no CAMAT titles, 2 STONES and the fewest received (3)'
     >>> standings_sentence([st(3, 1, 2, 1, 7), st(4, 1, 2, 1, 7), st(0, 3, 1, 0, 0)],
     ...     names, over=True)
     'Daeng and Emba share the win: 2 CAMAT titles, 1 STONE and 7 received each'
@@ -341,4 +341,6 @@ def you_form(text: str, name: str, w: Words = _EN) -> str:
         return text
     verbs = "|".join(_SECOND_PERSON)
     text = re.sub(r"\bfor You\b", "for you", text)
+    if text.startswith("You "):  # "You start (...) and open with 6-6"
+        text = re.sub(r"\) and opens\b", ") and open", text)
     return re.sub(rf"\bYou ({verbs})\b", lambda m: "You " + _SECOND_PERSON[m.group(1)], text)

@@ -13,7 +13,7 @@ A text is a string with ``{name}`` placeholders, filled in as the browser
 fills them (a placeholder without a value stays as it is); a count is an
 object of CLDR plural forms (``{"one": "1 STONE", "other": "{n} STONES"}``)
 chosen by Babel's plural rules for the language, as ``Intl.PluralRules`` does
-in the browser.
+in the browser (a terminal text may add an explicit ``"zero"`` form).
 
 >>> en = words("en")
 >>> en("ev.pass", who="Besse", stones=en.count("n_stones", 2))
@@ -114,7 +114,8 @@ class Words:
         raw = self._raw(key)
         if not isinstance(raw, dict):
             raise TypeError(f"{key!r} is not a count")
-        form = raw.get(self.plural_form(n), raw["other"])
+        # an explicit "zero" form ("no CAMAT titles") wins over the CLDR category
+        form = raw["zero"] if n == 0 and "zero" in raw else raw.get(self.plural_form(n), raw["other"])
         return _fill(str(form), {"n": n, **values})
 
 
