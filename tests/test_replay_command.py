@@ -229,12 +229,10 @@ def test_a_stand_in_s_play_is_told_as_a_computer_s_for_the_person(tmp_path: Path
     code, out, err = _run([str(path)])
     assert (code, err) == (0, "")
     assert (
-        "   2. A computer plays for Guest: [6|4] at the right end; the line shows 6 and 4.\n"
-        in out
+        "   2. A computer plays for Guest: [6|4] at the right end; the line shows 6 and 4.\n" in out
     )
     assert (
-        "   5. A computer plays for Besse: [1|0] at the right end; the line shows 6 and 0.\n"
-        in out
+        "   5. A computer plays for Besse: [1|0] at the right end; the line shows 6 and 0.\n" in out
     )
     assert out.count("A computer plays for") == 2
     assert "   6. Guest plays [0|6] at the right end" in out  # her own again
@@ -274,8 +272,9 @@ def test_the_telling_ends_with_the_standings_so_far(tmp_path: Path) -> None:
     tail = _tail(out)
     # Besse and Daeng: no titles, 1 stone, 1 received each: they share first place.
     assert tail.startswith("\nStandings after 1 round\n=======================\n")
-    assert "  1. Besse      1 STONE  no CAMAT titles\n  1. Daeng      1 STONE  no CAMAT titles\n" in (
-        tail
+    assert (
+        "  1. Besse      1 STONE  no CAMAT titles\n  1. Daeng      1 STONE  no CAMAT titles\n"
+        in (tail)
     )
     assert "  3. Cicci     2 STONES" in tail and "  3. Emba      2 STONES" in tail
     assert "  5. Andi      6 STONES" in tail

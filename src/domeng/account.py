@@ -158,7 +158,7 @@ def _ended(e: RoundEnded, names: Sequence[str], w: Words) -> str:
     cucuq = names[e.cucuq] if e.cucuq is not None else "—"
     if e.end is RoundEnd.CAPPU and e.first_cappu is not None:
         key = {Finish.CEKI: "ev.cappu_ceki", Finish.POLLO: "ev.cappu_pollo"}.get(
-            e.finish, "ev.cappu"
+            Finish(e.finish) if e.finish is not None else Finish.PLAIN, "ev.cappu"
         )
         return w(key, who=names[e.first_cappu], cucuq=cucuq)
     manguno = e.manguno if e.manguno is not None else e.winner

@@ -140,7 +140,7 @@ def _tell_round(
     for s in range(SEATS):
         out.append(f"  {names[s]:<{width}}  {_tiles(r.dealt[s], w)}")
     out.append(f"  {w('replay.unused'):<{width}}  {_tiles(r.unused, w)}")
-    out.append(w("replay.play"))
+    out.append(w("replay.plays_heading"))
     line: list[tuple[int, int]] = []
     events: list[Event] = r.events
     i = 0

@@ -171,10 +171,10 @@ def listen(host: str, port: int) -> list[socket.socket]:
         for sock in sockets:
             sock.close()
         w = current()
-        address = f"{host}:{port}"
+        where = f"{host}:{port}"
         if 0 < port < 65535:
-            said = w("serve.port_taken", address=address, why=failure.strerror, port=port + 1)
+            said = w("serve.port_taken", address=where, why=failure.strerror, port=port + 1)
         else:
-            said = w("serve.cannot_listen_running", address=address, why=failure.strerror)
+            said = w("serve.cannot_listen_running", address=where, why=failure.strerror)
         raise click.ClickException(said)
     return sockets

@@ -115,7 +115,9 @@ class Words:
         if not isinstance(raw, dict):
             raise TypeError(f"{key!r} is not a count")
         # an explicit "zero" form ("no CAMAT titles") wins over the CLDR category
-        form = raw["zero"] if n == 0 and "zero" in raw else raw.get(self.plural_form(n), raw["other"])
+        form = (
+            raw["zero"] if n == 0 and "zero" in raw else raw.get(self.plural_form(n), raw["other"])
+        )
         return _fill(str(form), {"n": n, **values})
 
 

@@ -76,8 +76,8 @@ def click_modules() -> list[str]:
 
 def install() -> None:
     """Make every loaded click module translate through Domeng's catalogs."""
-    import click  # noqa: F401  (loads click's modules)
-    import click.shell_completion  # noqa: F401
+    import click
+    import click.shell_completion
     import click.termui  # noqa: F401
 
     for name in click_modules():

@@ -81,7 +81,9 @@ def _check_lang(ctx: click.Context, param: click.Parameter, value: str | None) -
     try:
         choose(value)
     except BadLanguage as e:
-        said = current()("cli.bad_lang", source=e.source, value=repr(e.value), languages=", ".join(LANGUAGES))
+        said = current()(
+            "cli.bad_lang", source=e.source, value=repr(e.value), languages=", ".join(LANGUAGES)
+        )
         raise click.BadParameter(said) from None
     return value
 

@@ -42,15 +42,15 @@ __all__ = [
     "domino",
     "end_choice",
     "final_standings",
+    "full_stop",
     "hand_tiles",
+    "level_words",
     "line_text",
     "round_header",
     "round_summary",
     "sentence",
     "sentences",
     "standings",
-    "full_stop",
-    "level_words",
     "status",
     "your_tiles",
 ]
@@ -263,7 +263,12 @@ def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
     table.add_column(w("standings.rank"), justify="right")
     table.add_column(w("summary.player"), min_width=max(len(n) for n in names))
     # Two-word headings may wrap in a narrow terminal; the game's words never do.
-    for heading in ("summary.titles", "summary.stones", "standings.received", "standings.rounds_won"):
+    for heading in (
+        "summary.titles",
+        "summary.stones",
+        "standings.received",
+        "standings.rounds_won",
+    ):
         table.add_column(w(heading), justify="right")
     for word in ("CEKI", "POLLO", "MANGUNO", "MATTIKKENG"):
         table.add_column(word, justify="right", no_wrap=True, min_width=len(word))

@@ -62,7 +62,6 @@ OPPONENT_NAMES = ("Besse", "Cicci", "Daeng", "Emba")
 _KIND = re.compile(r"^(?P<name>.*\S)\s+\((?P<kind>[^()]+)\)$")
 
 
-
 class Quit(Exception):
     """The person asked to stop (q)."""
 
