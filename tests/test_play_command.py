@@ -464,7 +464,7 @@ def test_until_rounds_1_plays_one_round_and_shows_the_final_standings(data_dir: 
     assert _final_rows(out) == _expected_rows(game, PLAIN_NAMES)
     # Seed 7: three players end round 1 with 2 stones, all from the table: a shared win.
     assert [row[0] for row in _final_rows(out)] == ["1", "1", "1", "4", "5"]
-    assert "You, Besse and Daeng share the win: 0 CAMAT titles, 2 STONES and 2" in out
+    assert "You, Besse and Daeng share the win: no CAMAT titles, 2 STONES and 2" in out
     assert f"Replay it with: domeng replay {the_game(data_dir)}" in out
     assert "Traceback" not in out
 

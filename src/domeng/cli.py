@@ -9,6 +9,7 @@ import click
 
 from domeng import __version__
 from domeng.i18n import BadLanguage, choose, set_language
+from domeng.i18n.choose import asked_for
 from domeng.i18n.clickwords import install as install_click_words
 from domeng.i18n.helptexts import localize
 
@@ -35,14 +36,15 @@ def speak(root: click.Command, args: Sequence[str]) -> None:
     """Choose the language for this command line and give click and every command's
     help its words. A language Domeng does not speak is reported by ``--lang``'s own
     check, in the language of DOMENG_LANG or the system (else English)."""
+    asked = asked_language(args)
     try:
-        code = choose(asked_language(args))
+        code, named = choose(asked), asked_for(asked)
     except BadLanguage:
         try:
-            code = choose(None)
+            code, named = choose(None), False
         except BadLanguage:
-            code = "en"
-    words = set_language(code)
+            code, named = "en", False
+    words = set_language(code, named)
     install_click_words()
     localize(root, words)
 

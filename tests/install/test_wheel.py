@@ -50,8 +50,17 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
     offline = {**os.environ, "PIP_CONFIG_FILE": os.devnull, "PIP_NO_INPUT": "1"}
     _run(
-        [str(bin_dir / "python"), "-m", "pip", "install", "-q", "--no-index"]
-        + ["--find-links", str(wheels), "domeng"],
+        [
+            str(bin_dir / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-index",
+            "--find-links",
+            str(wheels),
+            "domeng",
+        ],
         env=offline,
         timeout=300,
     )
@@ -68,9 +77,7 @@ def test_the_installed_command_plays_a_round_in_the_terminal(
 ) -> None:
     answers = "".join(f"{k}\nl\n" for k in range(1, 8)) * 30
     args = ["play", "--lang", "id", "--seed", "4", "--until", "rounds=1", "--pause", "0"]
-    done = _run(
-        [str(installed / "domeng"), *args], input=answers, cwd=tmp_path, env=_env(tmp_path)
-    )
+    done = _run([str(installed / "domeng"), *args], input=answers, cwd=tmp_path, env=_env(tmp_path))
     assert "Ronde 1 selesai" in done.stdout and "Klasemen akhir setelah 1 ronde" in done.stdout
     (game,) = (tmp_path / "data" / "games").glob("*.json")
     told = _run([str(installed / "python"), "-m", "domeng", "replay", str(game)], cwd=tmp_path)
@@ -82,7 +89,7 @@ def test_the_installed_command_plays_a_round_in_the_terminal(
 
 
 def _get(url: str) -> bytes:
-    with urllib.request.urlopen(url, timeout=10) as r:  # noqa: S310 (127.0.0.1 only)
+    with urllib.request.urlopen(url, timeout=10) as r:  # only 127.0.0.1
         body: bytes = r.read()
         return body
 
@@ -119,7 +126,7 @@ def test_the_installed_service_serves_the_pages_and_plays_a_round(
         request = urllib.request.Request(
             base + "/api/tables", body, {"Content-Type": "application/json"}
         )
-        with urllib.request.urlopen(request, timeout=10) as r:  # noqa: S310
+        with urllib.request.urlopen(request, timeout=10) as r:
             table = json.loads(r.read())
         for _ in range(300):
             table = json.loads(_get(base + f"/api/tables/{table['id']}"))

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from domeng.i18n import current
+from domeng.i18n.choose import named
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -129,8 +130,9 @@ def command(
         def open_when_started() -> None:
             for _ in range(200):
                 if server.started:
-                    # the start page deals a new table at once: you against four computers
-                    webbrowser.open(local + "?new=1")
+                    # the start page deals a new table at once: you against four computers,
+                    # in the language asked for (--lang, DOMENG_LANG), else the browser's
+                    webbrowser.open(local + "?new=1" + (f"&lang={w.code}" if named() else ""))
                     return
                 time.sleep(0.05)
 

@@ -27,7 +27,16 @@ from babel import Locale, UnknownLocaleError
 
 from .catalog import LANGUAGES, Words, words
 
-__all__ = ["ENV_VAR", "BadLanguage", "choose", "current", "from_name", "set_language"]
+__all__ = [
+    "ENV_VAR",
+    "BadLanguage",
+    "asked_for",
+    "choose",
+    "current",
+    "from_name",
+    "named",
+    "set_language",
+]
 
 ENV_VAR = "DOMENG_LANG"
 
@@ -94,13 +103,28 @@ def choose(asked: str | None, env: Mapping[str, str] | None = None) -> str:
     return _system(env) or "en"
 
 
+def asked_for(asked: str | None, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the person named the language (``--lang`` or ``DOMENG_LANG``), rather
+    than the system's locale or the default deciding it."""
+    env = os.environ if env is None else env
+    return asked is not None or bool(env.get(ENV_VAR))
+
+
 _current: list[Words] = [words("en")]
+_named: list[bool] = [False]
 
 
-def set_language(code: str) -> Words:
-    """Speak ``code`` from now on (in this process's terminal output)."""
+def set_language(code: str, named: bool = False) -> Words:
+    """Speak ``code`` from now on (in this process's terminal output); ``named``: the
+    person asked for it (the browser that ``domeng serve`` opens then speaks it too)."""
     _current[0] = words(code)
+    _named[0] = named
     return _current[0]
+
+
+def named() -> bool:
+    """Whether the language spoken now was asked for by name (:func:`asked_for`)."""
+    return _named[0]
 
 
 def current() -> Words:

@@ -6,7 +6,11 @@ named after the command, so that every language has it:
 
 - ``<command>.help``: the command's help (``cli.help`` for ``domeng`` itself);
 - ``<command>.epilog``: the text after its options, if it has one;
-- ``<command>.opt.<parameter>``: the help of each option.
+- ``<command>.opt.<parameter>``: the help of each option;
+- ``<command>.default.<parameter>`` (where the default is a word): the default
+  as ``[default: ...]`` shows it;
+- ``meta.<METAVAR>``: a metavar (``FILE``, ``NAME``, ``INTEGER``), and
+  ``cli.meta_options``, ``cli.meta_command`` for the usage line.
 
 :func:`localize` sets these texts on the commands before click reads them; a
 text a language lacks stays in English, and a test checks that every language
@@ -37,6 +41,8 @@ class English:
     help: str | None
     epilog: str | None
     options: dict[str, str | None]
+    metavars: dict[str, str | None]
+    """Each parameter's own metavar (None: click's, from its type)."""
 
 
 _ENGLISH: dict[int, English] = {}
@@ -55,7 +61,8 @@ def english(command: click.Command) -> English:
     kept = _ENGLISH.get(id(command))
     if kept is None:
         options = {p.name: p.help for p in command.params if isinstance(p, click.Option) and p.name}
-        kept = English(command.help, command.epilog, options)
+        metavars = {p.name: p.metavar for p in command.params if p.name}
+        kept = English(command.help, command.epilog, options, metavars)
         _ENGLISH[id(command)] = kept
     return kept
 
@@ -113,13 +120,45 @@ def localize(root: click.Command, w: Words) -> None:
         cmd.help = _text(w, f"{name}.help", own.help)
         cmd.epilog = _text(w, f"{name}.epilog", own.epilog)
         cmd._help_option = None  # made again, with click's words in this language
+        cmd.options_metavar = w("cli.meta_options")
+        if isinstance(cmd, click.Group):
+            cmd.subcommand_metavar = w("cli.meta_command")
         for p in cmd.params:
+            _metavar(p, own, w)
             if not isinstance(p, click.Option) or not p.name:
                 continue
             if p.name == "lang":
                 p.help = _text(w, "cli.opt.lang", lang_option().help)
             else:
                 p.help = _text(w, f"{name}.opt.{p.name}", own.options.get(p.name, p.help))
+            shown = f"{name}.default.{p.name}"  # a default said in words ("You": "Anda")
+            if words("en").has(shown):
+                p.show_default = w(shown)
+
+
+def _path_word(kind: click.Path) -> str:
+    """Click's word for a path type (its name, shown as the metavar and in errors)."""
+    if kind.file_okay and not kind.dir_okay:
+        return "file"
+    if kind.dir_okay and not kind.file_okay:
+        return "directory"
+    return "path"
+
+
+def _metavar(p: click.Parameter, own: English, w: Words) -> None:
+    """The parameter's metavar in ``w``'s language: ``FILE``, ``NAME``, ``INTEGER``...
+    from the keys ``meta.<ENGLISH>``; a path's from click's own word (``file``)."""
+    if isinstance(p.type, click.Path):
+        p.type.name = translate(_path_word(p.type))
+    if isinstance(p, click.Option) and (p.is_flag or p.count):
+        return
+    english_meta = own.metavars.get(p.name or "")
+    if english_meta is None and isinstance(p.type, click.Path | click.Choice):
+        return
+    shown = english_meta or p.type.name.upper()
+    key = f"meta.{shown}"
+    if words("en").has(key):
+        p.metavar = english_meta if w.code == "en" else w(key)
 
 
 def _text(w: Words, key: str, fallback: str | None) -> str | None:
