@@ -94,3 +94,11 @@ def test_the_sim_s_table_has_no_english_sentence(code: str) -> None:
     assert result.exit_code == 0, result.output
     table = result.output.replace("basic", " ").replace("random", " ")
     assert english_left(table, code) == set(), result.output
+
+
+@pytest.mark.parametrize("code", LANGUAGES[1:])
+def test_every_help_has_no_english_sentence(code: str) -> None:
+    for command in ([], ["play"], ["replay"], ["sim"], ["serve"]):
+        result = CliRunner().invoke(main, ["--lang", code, *command, "--help"])
+        assert result.exit_code == 0, result.output
+        assert english_left(result.output, code) == set(), (command, result.output)
