@@ -42,9 +42,12 @@ async function fetchLang(code) {
   return cache[code];
 }
 
-/** The language to start with: remembered, else the browser's, else English. */
+/** The language to start with: asked in the address (?lang=id, as `domeng --lang id` and
+ * docs/rules.md open it), else remembered, else the browser's, else English. */
 export function preferredLanguage() {
   const known = LANGUAGES.map(([c]) => c);
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && known.includes(asked)) return asked;
   const saved = localStorage.getItem(STORE);
   if (saved && known.includes(saved)) return saved;
   for (const l of navigator.languages || []) {
