@@ -36,7 +36,9 @@ from starlette.websockets import WebSocket
 
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
+from domeng.history import calibration
 
+from . import history, profiles
 from .bodies import (
     LEAVE_WORDS,
     NEW_TABLE_WORDS,
@@ -53,6 +55,7 @@ from .hub import Hub
 from .limits import Limits, Share, retry_after
 from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
+from .profiles import make_computer_profiles
 from .replays import ReplayFailed
 from .schema import protocol_schema
 from .socket import HELLO_TIMEOUT, table_socket
@@ -411,6 +414,7 @@ def create_app(
         hub = Hub(storage, runner, clock, limits=limits)
         app.state.hub = hub
         await hub.load()
+        await make_computer_profiles(hub.store, levels(), calibration.load(), hub.clock.wall())
         try:
             yield
         finally:
@@ -431,6 +435,8 @@ def create_app(
         Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
         Route("/api/tables/{id}/host", _guarded(host), methods=["POST"]),
         Route("/api/qr.svg", _guarded(qr_code)),
+        *profiles.routes(_guarded, _body, _share),  # players who come back
+        *history.routes(_guarded),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/web", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="web"),
     ]

@@ -40,6 +40,7 @@ from .messages import Back, Play, Ready
 from .messages import Chat as ChatMessage
 from .moving import MovingOn
 from .players import BotRunner
+from .recording import record_finished_rounds
 from .replays import Replays
 from .seating import Created, Seating
 from .storage import Storage, StorageWriter, StoredPlay
@@ -327,6 +328,8 @@ class Hub(Seating, MovingOn):
         t.game.rounds[-1] = after
         t.state += 1
         t.last_active = now
+        if after.finished:  # the players' figures and ratings (recording.py)
+            await record_finished_rounds(self, t)
         self.arm_clock(t)
         return t.events_json()[before:]
 

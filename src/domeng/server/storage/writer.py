@@ -69,6 +69,12 @@ class StorageWriter:
     async def add_chat(self, table_id: str, message: StoredChat) -> None:
         await self._run(self.storage.add_chat, table_id, message)
 
+    async def call(self, work: Callable[..., T], *args: object) -> T:
+        """``work(storage, *args)`` in the storage's thread, in order with every other call:
+        what reads and records the history of players (:mod:`domeng.history.recorder`)
+        as one piece of work, with nothing of it on the event loop."""
+        return await self._run(work, self.storage, *args)
+
     async def close(self) -> None:
         """Finish the calls already made, then close the storage (in its thread)."""
         await self._run(self.storage.close)

@@ -1,0 +1,191 @@
+"""A player's page, the leaderboard (also as CSV) and a terminal game's record, read
+from the figures the storage keeps up to date as rounds end (never from every record).
+
+Every figure is a sum of :func:`domeng.history.figures.round_figures` over the rounds
+recorded, so it agrees with ``domeng replay`` of the same games
+(tests/history/test_figures_agree_with_records.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from .documents import Json
+from .profiles import Guard, profile_json
+from .storage import PlayedGame, Storage, StoredProfile
+from .storage.writer import StorageWriter
+from .tables import TableError
+
+LEADERBOARD_GAMES = 5
+"""The games a player needs to be on the leaderboard."""
+RECENT = 20
+"""The recent games a player's page lists."""
+SERIES_POINTS = 200
+"""The most points a chart of a player's page is drawn from."""
+MOVING = 10
+"""The games the stones-per-round moving average is taken over."""
+
+
+def _per(n: int, d: int, scale: int = 1) -> float:
+    return round(scale * n / d, 3) if d else 0.0
+
+
+def figures_json(p: StoredProfile) -> Json:
+    """A profile's figures, with the rates a page shows."""
+    f = p.figures
+    return {
+        "games": f.games,
+        "rounds": f.rounds,
+        "received": f.received,
+        "stones_per_round": _per(f.received, f.rounds),
+        "camat": f.camat,
+        "camat_per_100_rounds": _per(f.camat, f.rounds, 100),
+        "rounds_won": f.won,
+        "ceki": f.ceki,
+        "pollo": f.pollo,
+        "manguno": f.manguno,
+        "mattikkeng": f.mattikkeng,
+        "passebunge": f.passebunge,
+        "passebunge_per_round": _per(f.passebunge, f.rounds),
+    }
+
+
+def game_json(g: PlayedGame) -> Json:
+    replay = f"#/replay/{g.game}" if g.source == "table" else None
+    return {
+        "game": g.game,
+        "source": g.source,
+        "seat": g.seat,
+        "rounds": g.rounds,
+        "received": g.received,
+        "stones_per_round": _per(g.received, g.rounds),
+        "camat": g.camat,
+        "rounds_won": g.won,
+        "first": g.first,
+        "last": g.last,
+        "rating": round(g.mu, 2),
+        "uncertainty": round(2 * g.sigma, 2),
+        "replay": replay,
+        "record": None if replay else f"/api/games/{g.game}/record",
+    }
+
+
+def series(games: list[PlayedGame]) -> Json:
+    """The charts' points, oldest first: the rating after each game, and the stones per
+    round over the last :data:`MOVING` games (a moving average), at most
+    :data:`SERIES_POINTS` of each."""
+    oldest = games[::-1]
+    rating: list[list[float]] = []
+    stones: list[list[float]] = []
+    received = rounds = 0
+    for n, g in enumerate(oldest):
+        received += g.received
+        rounds += g.rounds
+        if n >= MOVING:
+            received -= oldest[n - MOVING].received
+            rounds -= oldest[n - MOVING].rounds
+        rating.append([g.last, round(g.mu, 2), round(2 * g.sigma, 2)])
+        stones.append([g.last, _per(received, rounds)])
+    step = max(1, -(-len(oldest) // SERIES_POINTS))
+    keep = list(range(len(oldest) - 1, -1, -step))[::-1]  # the last game always
+    return {
+        "rating": [rating[i] for i in keep],
+        "stones": [stones[i] for i in keep],
+        "moving_games": MOVING,
+    }
+
+
+def player_page(s: Storage, pid: str) -> Json | None:
+    """A player's page (in the storage's thread); None when there is no such profile."""
+    p = s.profile(id=pid)
+    if p is None:
+        return None
+    games = s.played_games(pid)
+    names = {o.id: o for o in s.profiles()}
+    heads = []
+    for h in s.head_to_head(pid):
+        o = names.get(h.opponent)
+        if o is None:
+            continue
+        heads.append(
+            {
+                "opponent": {"id": o.id, "name": o.name, "kind": o.kind, "mark": o.mark},
+                "rounds": h.rounds,
+                "stones_per_round": _per(h.received, h.rounds),
+                "opponent_stones_per_round": _per(h.opponent_received, h.rounds),
+            }
+        )
+    return {
+        "profile": profile_json(p),
+        "figures": figures_json(p),
+        "recent": [game_json(g) for g in games[:RECENT]],
+        "head_to_head": heads,
+        "series": series(games),
+    }
+
+
+def leaderboard(s: Storage) -> list[Json]:
+    """The players with at least :data:`LEADERBOARD_GAMES` games, highest rating first."""
+    out = []
+    for place, p in enumerate(s.leaderboard(LEADERBOARD_GAMES), 1):
+        out.append({"place": place, **profile_json(p), "figures": figures_json(p)})
+    return out
+
+
+CSV_COLUMNS = (
+    "place", "name", "kind", "rating", "uncertainty", "games", "rounds", "stones_per_round",
+    "camat", "camat_per_100_rounds", "rounds_won", "ceki", "pollo", "manguno", "mattikkeng",
+    "passebunge_per_round",
+)  # fmt: skip
+
+
+def leaderboard_csv(rows: list[Json]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow(CSV_COLUMNS)
+    for r in rows:
+        flat: dict[str, Any] = {**r, **r["figures"]}
+        w.writerow([flat[c] for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+def routes(guarded: Guard) -> list[BaseRoute]:
+    def store(request: Request) -> StorageWriter:
+        writer: StorageWriter = request.app.state.hub.store
+        return writer
+
+    async def page(request: Request) -> Response:
+        pid = request.path_params["id"]
+        doc = await store(request).call(player_page, pid)
+        if doc is None:
+            raise TableError("unknown_profile", f"there is no profile {pid!r}", 404)
+        return JSONResponse(doc)
+
+    async def board(request: Request) -> Response:
+        rows = await store(request).call(leaderboard)
+        if request.query_params.get("format") == "csv":
+            return Response(
+                leaderboard_csv(rows),
+                media_type="text/csv; charset=utf-8",
+                headers={"Content-Disposition": 'attachment; filename="domeng-leaderboard.csv"'},
+            )
+        return JSONResponse({"min_games": LEADERBOARD_GAMES, "players": rows})
+
+    async def record(request: Request) -> Response:
+        gid = request.path_params["id"]
+        text = await store(request).call(lambda s: s.game_record(gid))
+        if text is None:
+            raise TableError("unknown_game", f"no terminal game {gid!r} is kept", 404)
+        return Response(text, media_type="application/json")
+
+    return [
+        Route("/api/profiles/{id}", guarded(page)),
+        Route("/api/leaderboard", guarded(board)),
+        Route("/api/games/{id}/record", guarded(record)),
+    ]

@@ -1,0 +1,121 @@
+"""What the storage keeps about players who come back: their profiles, the figures
+summed as rounds end, and what each played game and each opponent gave them.
+
+The figures are kept up to date round by round (:meth:`Storage.record_round`), so a
+player's page and the leaderboard read a few rows, never the records. They are sums of
+what :func:`domeng.history.figures.round_figures` worked out from each finished round,
+so they always agree with a replay of the same records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PERSON = "person"
+COMPUTER = "computer"
+
+
+@dataclass(slots=True)
+class Figures:
+    """A player's figures over every recorded round, and their rating now."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+    rounds: int = 0
+    received: int = 0
+    """Stones received, over every round."""
+    camat: int = 0
+    """CAMAT titles."""
+    won: int = 0
+    ceki: int = 0
+    pollo: int = 0
+    manguno: int = 0
+    mattikkeng: int = 0
+    passebunge: int = 0
+
+
+@dataclass(slots=True)
+class StoredProfile:
+    """A player: a person who picked or made a profile, or a computer level."""
+
+    id: str
+    """A person's: ``p-`` and hex digits; a computer level's: its name (``basic``)."""
+    name: str
+    """Unique on this service, whatever the case of its letters."""
+    language: str
+    mark: str
+    """A colour or symbol from a small set (``domeng.server.profiles.MARKS``)."""
+    kind: str
+    """:data:`PERSON` or :data:`COMPUTER`."""
+    token: str | None
+    """What a browser or the terminal that picked the profile names it by (None for a
+    computer level, which no one picks). Not a secret: a home service has no passwords,
+    and anyone there may pick any person's profile."""
+    created: float
+    figures: Figures
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPart:
+    """One profile's part in a finished round: its figures, and its rating after it."""
+
+    profile: str
+    seat: int
+    place: int
+    received: int
+    won: bool
+    camat: bool
+    ceki: bool
+    pollo: bool
+    manguno: bool
+    mattikkeng: bool
+    passebunge: int
+    mu: float
+    sigma: float
+
+
+@dataclass(slots=True)
+class RecordedRound:
+    """A finished round, as the history records it."""
+
+    game: str
+    """The table's id, or a terminal game's (``terminal-`` and its record's name)."""
+    source: str
+    """``"table"`` or ``"terminal"``."""
+    number: int
+    """The round's number in its game, from 1: each game's rounds are recorded in order."""
+    at: float
+    parts: list[RoundPart]
+    """The profiles that played it (a seat that no profile played is not in it)."""
+    record: str | None = None
+    """A terminal game's record as it is now (its replay; a table's is the table's)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """What one game gave one player (newest first in :meth:`Storage.played_games`)."""
+
+    game: str
+    source: str
+    seat: int
+    rounds: int
+    received: int
+    camat: int
+    won: int
+    first: float
+    last: float
+    mu: float
+    sigma: float
+    """The player's rating after the last round of this game recorded."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """One opponent, over the rounds a player played with them."""
+
+    opponent: str
+    rounds: int
+    received: int
+    """The player's stones received in those rounds."""
+    opponent_received: int
