@@ -22,7 +22,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from domeng.history.ratings import Rating
-from domeng.history.recorder import computer_profiles
 
 from .bodies import Name, read_body
 from .documents import Json
@@ -84,6 +83,8 @@ async def make_computer_profiles(
     store: StorageWriter, levels: list[str], calibration: dict[str, Rating], at: float
 ) -> None:
     """The service's start: every computer level has its profile."""
+    from domeng.history.recorder import computer_profiles  # it needs the storage package
+
     await store.call(computer_profiles, levels, calibration, at)
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domeng.history.recorder import record_rounds
-
 from .hubbase import log
 
 if TYPE_CHECKING:
@@ -39,6 +37,8 @@ def seat_profiles(t: Table) -> list[str | None]:
 async def record_finished_rounds(hub: Hub, t: Table) -> None:
     """Record ``t``'s finished rounds not yet recorded (under the table's lock). A failure
     is logged, not raised: the move is kept all the same."""
+    from domeng.history.recorder import record_rounds  # it needs the storage package
+
     try:
         await hub.store.call(
             record_rounds, t.id, "table", list(t.game.rounds), seat_profiles(t), hub.clock.wall()

@@ -99,6 +99,8 @@ class MemoryHistory:
                 was.first if was else done.at, done.at, p.mu, p.sigma,
             )  # fmt: skip
         for a, b in permutations(done.parts, 2):
+            if a.profile == b.profile:  # a level in two seats does not play itself
+                continue
             old = h.heads.get((a.profile, b.profile), HeadToHead(b.profile, 0, 0, 0))
             h.heads[(a.profile, b.profile)] = dataclasses.replace(
                 old,

@@ -185,6 +185,8 @@ class SQLiteHistory:
                     ),
                 )  # fmt: skip
             for a, b in permutations(done.parts, 2):
+                if a.profile == b.profile:  # a level in two seats does not play itself
+                    continue
                 db.execute(
                     "INSERT INTO head_to_head (profile_id, opponent_id, rounds, received, "
                     "opponent_received) VALUES (?, ?, 1, ?, ?) "
