@@ -80,6 +80,7 @@ def test_a_recorded_round_adds_to_the_figures_games_and_head_to_head(store: Stor
     assert games[1].mu == 27.5 and store.played_games("a", 1) == games[:1]
     (h,) = store.head_to_head("a")
     assert (h.opponent, h.rounds, h.received, h.opponent_received) == ("b", 1, 3, 5)
+    assert (h.seats, h.opponent_seats) == (1, 1)
     assert store.head_to_head("b")[0].opponent_received == 3
     assert store.recorded_rounds("g1") == 2 and store.recorded_rounds("nope") == 0
     assert store.game_record("g2") == "{}" and store.game_record("g1") is None

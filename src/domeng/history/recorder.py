@@ -13,11 +13,14 @@ seats' would come to.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
+from domeng.engine.record import RecordedGame
 from domeng.engine.round import Round
 from domeng.server.storage import (
     COMPUTER,
+    PERSON,
     Figures,
     RecordedRound,
     RoundPart,
@@ -94,3 +97,40 @@ def record_rounds(
         )
         recorded += 1
     return recorded
+
+
+def person_profile(storage: Storage, name: str, at: float) -> StoredProfile:
+    """The person's profile called ``name`` (case aside), made when there is none; a
+    ValueError when a computer level has that name."""
+    found = storage.profile(name=name)
+    if found is None:
+        pid = "p-" + secrets.token_hex(6)
+        while storage.profile(id=pid) is not None:
+            pid = "p-" + secrets.token_hex(6)
+        found = StoredProfile(
+            pid, name, "en", "blue", PERSON, secrets.token_urlsafe(24), at,
+            Figures(NEW.mu, NEW.sigma),
+        )  # fmt: skip
+        storage.create_profile(found)
+    if found.kind != PERSON:
+        raise ValueError(f"{found.name} is a computer player's profile")
+    return found
+
+
+def record_terminal_game(
+    storage: Storage, game: str, got: RecordedGame, player: str, at: float, record: str
+) -> int:
+    """Record a terminal game's finished rounds (``player`` at seat 0, a computer level at
+    each other seat, as its record names them) with its record; answers how many."""
+    from domeng.bots import player_names
+    from domeng.terminal.session import split_name
+
+    from .calibration import load
+
+    computer_profiles(storage, player_names(for_people=True), load(), at)
+    me = person_profile(storage, player, at)
+    seats: list[str | None] = [me.id]
+    for name in got.players[1:]:
+        level = split_name(name)[1]
+        seats.append(level if level is not None and storage.profile(id=level) else None)
+    return record_rounds(storage, game, "terminal", got.game.rounds, seats, at, record)

@@ -117,8 +117,8 @@ def player_page(s: Storage, pid: str) -> Json | None:
             {
                 "opponent": {"id": o.id, "name": o.name, "kind": o.kind, "mark": o.mark},
                 "rounds": h.rounds,
-                "stones_per_round": _per(h.received, h.rounds),
-                "opponent_stones_per_round": _per(h.opponent_received, h.rounds),
+                "stones_per_round": _per(h.received, h.seats),
+                "opponent_stones_per_round": _per(h.opponent_received, h.opponent_seats),
             }
         )
     return {

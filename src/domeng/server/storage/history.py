@@ -116,6 +116,20 @@ class HeadToHead:
 
     opponent: str
     rounds: int
+    """Rounds played together."""
     received: int
-    """The player's stones received in those rounds."""
+    """The player's stones received in those rounds (over its seats)."""
+    seats: int
+    """The player's seats over those rounds (a level may sit in several seats of one)."""
     opponent_received: int
+    opponent_seats: int
+
+
+def by_profile(done: RecordedRound) -> dict[str, tuple[int, int]]:
+    """Each profile's stones received in the round and its seats (a level may sit in
+    several): what its head-to-head rows add."""
+    sums: dict[str, tuple[int, int]] = {}
+    for p in done.parts:
+        got, seats = sums.get(p.profile, (0, 0))
+        sums[p.profile] = (got + p.received, seats + 1)
+    return sums

@@ -8,7 +8,14 @@ import dataclasses
 from itertools import permutations
 
 from .base import StorageError
-from .history import COMPUTER, HeadToHead, PlayedGame, RecordedRound, StoredProfile
+from .history import (
+    COMPUTER,
+    HeadToHead,
+    PlayedGame,
+    RecordedRound,
+    StoredProfile,
+    by_profile,
+)
 
 
 class MemoryHistory:
@@ -98,16 +105,14 @@ class MemoryHistory:
                 (was.won if was else 0) + p.won,
                 was.first if was else done.at, done.at, p.mu, p.sigma,
             )  # fmt: skip
-        for a, b in permutations(done.parts, 2):
-            if a.profile == b.profile:  # a level in two seats does not play itself
-                continue
-            old = h.heads.get((a.profile, b.profile), HeadToHead(b.profile, 0, 0, 0))
-            h.heads[(a.profile, b.profile)] = dataclasses.replace(
-                old,
-                rounds=old.rounds + 1,
-                received=old.received + a.received,
-                opponent_received=old.opponent_received + b.received,
-            )
+        sums = by_profile(done)
+        for a, b in permutations(sums, 2):
+            (got, seats), (other, other_seats) = sums[a], sums[b]
+            old = h.heads.get((a, b), HeadToHead(b, 0, 0, 0, 0, 0))
+            h.heads[(a, b)] = HeadToHead(
+                b, old.rounds + 1, old.received + got, old.seats + seats,
+                old.opponent_received + other, old.opponent_seats + other_seats,
+            )  # fmt: skip
 
     def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
         self._check_open()

@@ -17,6 +17,7 @@ from .history import (
     PlayedGame,
     RecordedRound,
     StoredProfile,
+    by_profile,
 )
 
 MIGRATION = """
@@ -68,7 +69,9 @@ MIGRATION = """
         opponent_id TEXT NOT NULL REFERENCES profiles(id),
         rounds INTEGER NOT NULL,
         received INTEGER NOT NULL,
+        seats INTEGER NOT NULL,
         opponent_received INTEGER NOT NULL,
+        opponent_seats INTEGER NOT NULL,
         PRIMARY KEY (profile_id, opponent_id)
     );
     ALTER TABLE seats ADD COLUMN profile TEXT;
@@ -184,16 +187,17 @@ class SQLiteHistory:
                         done.at, done.at, p.mu, p.sigma,
                     ),
                 )  # fmt: skip
-            for a, b in permutations(done.parts, 2):
-                if a.profile == b.profile:  # a level in two seats does not play itself
-                    continue
+            sums = by_profile(done)
+            for a, b in permutations(sums, 2):
+                (got, seats), (other, other_seats) = sums[a], sums[b]
                 db.execute(
-                    "INSERT INTO head_to_head (profile_id, opponent_id, rounds, received, "
-                    "opponent_received) VALUES (?, ?, 1, ?, ?) "
+                    "INSERT INTO head_to_head (profile_id, opponent_id, rounds, received, seats, "
+                    "opponent_received, opponent_seats) VALUES (?, ?, 1, ?, ?, ?, ?) "
                     "ON CONFLICT (profile_id, opponent_id) DO UPDATE SET rounds = rounds + 1, "
-                    "received = received + excluded.received, "
-                    "opponent_received = opponent_received + excluded.opponent_received",
-                    (a.profile, b.profile, a.received, b.received),
+                    "received = received + excluded.received, seats = seats + excluded.seats, "
+                    "opponent_received = opponent_received + excluded.opponent_received, "
+                    "opponent_seats = opponent_seats + excluded.opponent_seats",
+                    (a, b, got, seats, other, other_seats),
                 )
 
     def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
@@ -208,7 +212,8 @@ class SQLiteHistory:
 
     def head_to_head(self, profile: str) -> list[HeadToHead]:
         rows = self._db.execute(
-            "SELECT opponent_id, rounds, received, opponent_received FROM head_to_head "
+            "SELECT opponent_id, rounds, received, seats, opponent_received, opponent_seats "
+            "FROM head_to_head "
             "WHERE profile_id = ? ORDER BY rounds DESC, opponent_id",
             (profile,),
         )
