@@ -402,10 +402,13 @@ def create_app(
     hello_timeout: float = HELLO_TIMEOUT,
     shares: tuple[dict[str, Share], dict[str, Share]] | None = None,
     trust_loopback: bool = True,
+    pending: Path | None = None,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup. It
     answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
-    (:mod:`.guard`)."""
+    (:mod:`.guard`). ``pending``: the folder where the terminal leaves the games it played
+    while this service held the database (domeng.history.pending), recorded at the start
+    and whenever a player's page or the leaderboard is asked for."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -415,6 +418,7 @@ def create_app(
         app.state.hub = hub
         await hub.load()
         await make_computer_profiles(hub.store, levels(), calibration.load(), hub.clock.wall())
+        await history.record_notes(hub.store, pending)
         try:
             yield
         finally:
@@ -449,4 +453,5 @@ def create_app(
     )
     app.state.addresses = addresses or []
     app.state.hello_timeout = hello_timeout
+    app.state.pending = pending
     return app

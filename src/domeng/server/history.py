@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
@@ -17,6 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .documents import Json
+from .hubbase import log
 from .profiles import Guard, profile_json
 from .storage import PlayedGame, Storage, StoredProfile
 from .storage.writer import StorageWriter
@@ -155,20 +157,36 @@ def leaderboard_csv(rows: list[Json]) -> str:
     return out.getvalue()
 
 
+async def record_notes(store: StorageWriter, pending: Path | None) -> None:
+    """Record the terminal's games noted in ``pending`` (None: none are looked for)."""
+    if pending is not None and any(pending.glob("terminal-*.json")):
+        from domeng.history.pending import record_pending  # it needs the storage package
+
+        try:
+            await store.call(record_pending, pending)
+        except Exception:
+            log.exception("could not record the terminal's games noted in %s", pending)
+
+
 def routes(guarded: Guard) -> list[BaseRoute]:
+    async def store_of(request: Request) -> StorageWriter:
+        writer: StorageWriter = request.app.state.hub.store
+        await record_notes(writer, request.app.state.pending)
+        return writer
+
     def store(request: Request) -> StorageWriter:
         writer: StorageWriter = request.app.state.hub.store
         return writer
 
     async def page(request: Request) -> Response:
         pid = request.path_params["id"]
-        doc = await store(request).call(player_page, pid)
+        doc = await (await store_of(request)).call(player_page, pid)
         if doc is None:
             raise TableError("unknown_profile", f"there is no profile {pid!r}", 404)
         return JSONResponse(doc)
 
     async def board(request: Request) -> Response:
-        rows = await store(request).call(leaderboard)
+        rows = await (await store_of(request)).call(leaderboard)
         if request.query_params.get("format") == "csv":
             return Response(
                 leaderboard_csv(rows),
@@ -184,7 +202,14 @@ def routes(guarded: Guard) -> list[BaseRoute]:
             raise TableError("unknown_game", f"no terminal game {gid!r} is kept", 404)
         return Response(text, media_type="application/json")
 
+    async def stones(request: Request) -> Response:
+        """Each seat's STONES after each finished round (the chart of the standings)."""
+        t = await request.app.state.hub.find(request.path_params["id"])
+        rounds = [list(r.stones) for r in t.game.rounds if r.finished]
+        return JSONResponse({"table_id": t.id, "stones": rounds})
+
     return [
+        Route("/api/tables/{id}/stones", guarded(stones)),
         Route("/api/profiles/{id}", guarded(page)),
         Route("/api/leaderboard", guarded(board)),
         Route("/api/games/{id}/record", guarded(record)),
