@@ -33,7 +33,7 @@ export function leaderboardPage(root) {
     root.appendChild(h("div", { class: "leaderboard-page" }, [card]));
     card.appendChild(h("h1", { text: t("players.leaderboard") }));
     if (!doc) return;
-    card.appendChild(h("p", { class: "muted", text: t("players.leaderboard_help", { n: doc.min_games }) }));
+    card.appendChild(h("p", { class: "muted", html: termify(t("players.leaderboard_help", { n: doc.min_games })) }));
     card.appendChild(h("p", {}, [h("a", { class: "button small", href: "/api/leaderboard?format=csv", download: "domeng-leaderboard.csv", "data-csv": "", text: t("players.download_csv") })]));
     if (!doc.players.length) {
       card.appendChild(h("p", { text: t("players.empty", { n: doc.min_games }) }));
