@@ -138,3 +138,25 @@ def test_the_leaderboard_lists_players_with_five_games_and_comes_as_csv(service:
     assert rows[0][:4] == ["place", "name", "kind", "rating"]
     assert len(rows) == 1 + len(board["players"])
     assert service.http.get("/api/profiles/p-nobody").status_code == 404
+
+
+def test_a_seat_taken_with_a_profile_counts_for_it_and_a_bad_token_changes_nothing(
+    service: Any,
+) -> None:
+    me = new_profile(service, "Cicci Seats")
+    seats = [{"kind": "person", "open": True}] + [{"kind": "computer", "level": "random"}] * 4
+    t = service.new_table(seats, pace_ms=0, stand_in=None, end={"rounds": 1})
+    bad = service.http.post(
+        f"/api/tables/{t['id']}/seats/0", json={"name": "Cicci", "profile": "nope"}
+    )
+    assert bad.status_code == 403 and bad.json()["error"]["code"] == "bad_profile"
+    assert service.http.get(f"/api/tables/{t['id']}").json()["seats"][0]["taken"] is False
+    took = service.http.post(
+        f"/api/tables/{t['id']}/seats/0", json={"name": "Cicci", "profile": me["token"]}
+    )
+    assert took.status_code == 201, took.text
+    play_game(service, t, took.json()["token"])
+    page = service.http.get(f"/api/profiles/{me['id']}").json()
+    assert page["figures"]["rounds"] == 1 and page["recent"][0]["game"] == t["id"]
+    stones = service.http.get(f"/api/tables/{t['id']}/stones").json()["stones"]
+    assert len(stones) == 1 and len(stones[0]) == 5
