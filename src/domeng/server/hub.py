@@ -90,6 +90,7 @@ class Hub(Seating, MovingOn):
                 log.warning("table %s could not be replayed and is left out: %s", stored.id, e)
                 continue
             t = self.tables[stored.id] = Table(stored, game, self.clock)
+            await record_finished_rounds(self, t)  # a round kept but not yet recorded
             if t.end_reached:  # kept before games that end were kept as such
                 await self.finish_if_over(t)
                 self.let_go(t)
