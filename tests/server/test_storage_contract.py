@@ -26,6 +26,7 @@ from domeng.server.storage import (
     MemoryStorage,
     PlayedGame,
     RecordedRound,
+    SeriesPoint,
     SQLiteStorage,
     Storage,
     StorageError,
@@ -329,6 +330,9 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
 
         def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
             return store.played_games(profile, limit)
+
+        def series(self, profile: str, points: int, moving: int) -> list[SeriesPoint]:
+            return store.series(profile, points, moving)
 
         def head_to_head(self, profile: str) -> list[HeadToHead]:
             return store.head_to_head(profile)

@@ -157,3 +157,18 @@ def test_a_seats_profile_is_stored_with_it(store: Storage) -> None:
     store.save_seat("t1", 0, StoredSeat("person", None, "Seat 0", profile=None))
     again = store.load_table("t1")
     assert again is not None and again.seats[0].profile is None
+
+
+def test_a_players_charts_are_sampled_with_a_moving_sum(store: Storage) -> None:
+    store.create_profile(person("a", "A"))
+    for n in range(1, 24):  # game n: n stones in one round, rating 20 + n
+        done = RecordedRound(f"g{n:02}", "table", 1, float(n), [part("a", 0, n, mu=20.0 + n)])
+        store.record_round(done)
+    points = store.series("a", 5, 3)
+    assert [p.game for p in points] == [3, 8, 13, 18, 23]  # every 5th, the last kept
+    assert [p.mu for p in points] == [23.0, 28.0, 33.0, 38.0, 43.0]
+    assert (points[0].received, points[0].rounds) == (1 + 2 + 3, 3)
+    assert (points[-1].received, points[-1].rounds) == (21 + 22 + 23, 3)
+    whole = store.series("a", 100, 10)
+    assert [p.game for p in whole] == list(range(1, 24)) and whole[0].rounds == 1
+    assert store.series("nobody", 10, 3) == []

@@ -3,7 +3,8 @@ each other, so that a new person is placed between them after a few games.
 
 ``domeng sim --players expert,basic,basic,random,random --rounds 1000 --calibrate FILE``
 plays the tournament, then rates every round of its records (in the order played) with
-the model of :mod:`.ratings`, and writes ``FILE``. The one shipped with Domeng is
+the model of :mod:`.ratings`, and writes ``FILE`` (each level's mean rating over the
+second half of the rounds: see :func:`calibrate`). The one shipped with Domeng is
 ``calibration.json`` beside this module (docs/players.md says how it was made). A level
 that sits in two seats of a round is one player: each seat is rated from the level's
 rating, and the level takes the mean of what its seats came to.
@@ -27,23 +28,34 @@ FORMAT = "domeng.calibration/1"
 
 
 def calibrate(games: Iterable[tuple[Sequence[str], Game]]) -> dict[str, Rating]:
-    """Every level's rating after every finished round of ``games`` (each: the seats'
-    level names and the game), in the order given."""
+    """Every level's rating from every finished round of ``games`` (each: the seats'
+    level names and the game), rated one after the other in the order given.
+
+    A rating rated round after round follows the last rounds most (the model lets it
+    drift, so that a player may change); a level does not change, so its calibrated
+    rating is the mean of its ratings after each round of the second half (once the
+    first half has brought it from a new player's), with the last round's sigma."""
+    rounds = [(names, r) for names, game in games for r in game.rounds if r.finished]
     ratings: dict[str, Rating] = {}
-    for names, game in games:
-        for r in game.rounds:
-            if not r.finished:
-                continue
-            places = [f.place for f in round_figures(r)]
-            after = rate([ratings.get(n, NEW) for n in names], places)
-            pooled: dict[str, list[Rating]] = {}
-            for n, new in zip(names, after, strict=True):
-                pooled.setdefault(n, []).append(new)
-            for n, got in pooled.items():
-                ratings[n] = Rating(
-                    sum(g.mu for g in got) / len(got), sum(g.sigma for g in got) / len(got)
-                )
-    return ratings
+    sums: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for n, (names, r) in enumerate(rounds):
+        places = [f.place for f in round_figures(r)]
+        after = rate([ratings.get(name, NEW) for name in names], places)
+        pooled: dict[str, list[Rating]] = {}
+        for name, new in zip(names, after, strict=True):
+            pooled.setdefault(name, []).append(new)
+        for name, got in pooled.items():
+            ratings[name] = Rating(
+                sum(g.mu for g in got) / len(got), sum(g.sigma for g in got) / len(got)
+            )
+            if 2 * n >= len(rounds):
+                sums[name] = sums.get(name, 0.0) + ratings[name].mu
+                counts[name] = counts.get(name, 0) + 1
+    return {
+        name: Rating(sums[name] / counts[name], r.sigma) if counts.get(name) else r
+        for name, r in ratings.items()
+    }
 
 
 def document(ratings: dict[str, Rating], *, rounds: int, command: str) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 from .documents import Json
 from .hubbase import log
 from .profiles import Guard, profile_json
-from .storage import PlayedGame, Storage, StoredProfile
+from .storage import PlayedGame, SeriesPoint, Storage, StoredProfile
 from .storage.writer import StorageWriter
 from .tables import TableError
 
@@ -78,27 +78,14 @@ def game_json(g: PlayedGame) -> Json:
     }
 
 
-def series(games: list[PlayedGame]) -> Json:
-    """The charts' points, oldest first: the rating after each game, and the stones per
-    round over the last :data:`MOVING` games (a moving average), at most
-    :data:`SERIES_POINTS` of each."""
-    oldest = games[::-1]
-    rating: list[list[float]] = []
-    stones: list[list[float]] = []
-    received = rounds = 0
-    for n, g in enumerate(oldest):
-        received += g.received
-        rounds += g.rounds
-        if n >= MOVING:
-            received -= oldest[n - MOVING].received
-            rounds -= oldest[n - MOVING].rounds
-        rating.append([g.last, round(g.mu, 2), round(2 * g.sigma, 2)])
-        stones.append([g.last, _per(received, rounds)])
-    step = max(1, -(-len(oldest) // SERIES_POINTS))
-    keep = list(range(len(oldest) - 1, -1, -step))[::-1]  # the last game always
+def series_json(points: list[SeriesPoint]) -> Json:
+    """The charts' points, oldest first: the rating after a game, and the stones per round
+    over it and the :data:`MOVING` - 1 before it (a moving average), at most
+    :data:`SERIES_POINTS` of each (the storage picks them)."""
     return {
-        "rating": [rating[i] for i in keep],
-        "stones": [stones[i] for i in keep],
+        "rating": [[p.last, round(p.mu, 2), round(2 * p.sigma, 2)] for p in points],
+        "stones": [[p.last, _per(p.received, p.rounds)] for p in points],
+        "games": [p.game for p in points],
         "moving_games": MOVING,
     }
 
@@ -108,7 +95,7 @@ def player_page(s: Storage, pid: str) -> Json | None:
     p = s.profile(id=pid)
     if p is None:
         return None
-    games = s.played_games(pid)
+    games = s.played_games(pid, RECENT)
     names = {o.id: o for o in s.profiles()}
     heads = []
     for h in s.head_to_head(pid):
@@ -126,9 +113,9 @@ def player_page(s: Storage, pid: str) -> Json | None:
     return {
         "profile": profile_json(p),
         "figures": figures_json(p),
-        "recent": [game_json(g) for g in games[:RECENT]],
+        "recent": [game_json(g) for g in games],
         "head_to_head": heads,
-        "series": series(games),
+        "series": series_json(s.series(pid, SERIES_POINTS, MOVING)),
     }
 
 

@@ -27,6 +27,7 @@ from .history import (
     PlayedGame,
     RecordedRound,
     RoundPart,
+    SeriesPoint,
     StoredProfile,
 )
 from .memory import MemoryStorage
@@ -44,6 +45,7 @@ __all__ = [
     "RecordedRound",
     "RoundPart",
     "SQLiteStorage",
+    "SeriesPoint",
     "Storage",
     "StorageError",
     "StorageWriter",

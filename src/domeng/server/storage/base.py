@@ -21,6 +21,7 @@ from .history import (
     HeadToHead,
     PlayedGame,
     RecordedRound,
+    SeriesPoint,
     StoredProfile,
 )
 
@@ -202,6 +203,12 @@ class Storage(ABC):
     def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
         """The games ``profile`` played, newest first (by their last round), at most
         ``limit`` (None: all)."""
+
+    @abstractmethod
+    def series(self, profile: str, points: int, moving: int) -> list[SeriesPoint]:
+        """The charts of ``profile``'s page, oldest first: after every ``step``-th game
+        (``step`` the fewest that keeps to ``points``; the last game always), its rating
+        and the sums over that game and the ``moving - 1`` before it."""
 
     @abstractmethod
     def head_to_head(self, profile: str) -> list[HeadToHead]:

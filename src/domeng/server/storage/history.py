@@ -108,6 +108,30 @@ class PlayedGame:
     mu: float
     sigma: float
     """The player's rating after the last round of this game recorded."""
+    number: int = 0
+    """The game's number among the player's, from 1, in the order they began."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesPoint:
+    """One point of a player's charts: after a game, their rating, and the stones and
+    rounds of that game and the few before it (a moving sum)."""
+
+    game: int
+    """The game's number among the player's (:attr:`PlayedGame.number`)."""
+    last: float
+    mu: float
+    sigma: float
+    received: int
+    rounds: int
+
+
+def sampled(total: int, points: int) -> list[int]:
+    """The numbers of the games a chart of at most ``points`` points shows of ``total``:
+    every ``step``-th, counted back from the last (which is always shown)."""
+    step = max(1, -(-total // max(1, points)))
+    first = total - step * ((total - 1) // step)
+    return list(range(first, total + 1, step)) if total else []
 
 
 @dataclass(frozen=True, slots=True)

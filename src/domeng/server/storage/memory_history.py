@@ -13,8 +13,10 @@ from .history import (
     HeadToHead,
     PlayedGame,
     RecordedRound,
+    SeriesPoint,
     StoredProfile,
     by_profile,
+    sampled,
 )
 
 
@@ -104,6 +106,7 @@ class MemoryHistory:
                 (was.camat if was else 0) + p.camat,
                 (was.won if was else 0) + p.won,
                 was.first if was else done.at, done.at, p.mu, p.sigma,
+                was.number if was else f.games,
             )  # fmt: skip
         sums = by_profile(done)
         for a, b in permutations(sums, 2):
@@ -119,6 +122,16 @@ class MemoryHistory:
         mine = [g for (pid, _), g in self._history().played.items() if pid == profile]
         mine.sort(key=lambda g: (g.last, g.game), reverse=True)
         return mine if limit is None else mine[:limit]
+
+    def series(self, profile: str, points: int, moving: int) -> list[SeriesPoint]:
+        games = sorted(self.played_games(profile), key=lambda g: g.number)
+        out = []
+        for n in sampled(len(games), points):
+            window = games[max(0, n - moving) : n]
+            g = games[n - 1]
+            got = sum(w.received for w in window)
+            out.append(SeriesPoint(n, g.last, g.mu, g.sigma, got, sum(w.rounds for w in window)))
+        return out
 
     def head_to_head(self, profile: str) -> list[HeadToHead]:
         self._check_open()

@@ -16,8 +16,10 @@ from .history import (
     HeadToHead,
     PlayedGame,
     RecordedRound,
+    SeriesPoint,
     StoredProfile,
     by_profile,
+    sampled,
 )
 
 MIGRATION = """
@@ -61,9 +63,11 @@ MIGRATION = """
         last REAL NOT NULL,
         mu REAL NOT NULL,
         sigma REAL NOT NULL,
+        n INTEGER NOT NULL,
         PRIMARY KEY (profile_id, game_id)
     );
-    CREATE INDEX played_games_newest ON played_games (profile_id, last);
+    CREATE INDEX played_games_newest ON played_games (profile_id, last, game_id);
+    CREATE UNIQUE INDEX played_games_in_order ON played_games (profile_id, n, received, rounds);
     CREATE TABLE head_to_head (
         profile_id TEXT NOT NULL REFERENCES profiles(id),
         opponent_id TEXT NOT NULL REFERENCES profiles(id),
@@ -175,16 +179,20 @@ class SQLiteHistory:
                 )  # fmt: skip
                 if changed.rowcount != 1:
                     raise StorageError(f"there is no profile {p.profile!r}")
+                (games,) = db.execute(
+                    "SELECT games FROM profiles WHERE id = ?", (p.profile,)
+                ).fetchone()
                 db.execute(
                     "INSERT INTO played_games (profile_id, game_id, seat, rounds, received, "
-                    "camat, won, first, last, mu, sigma) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?) "
+                    "camat, won, first, last, mu, sigma, n) "
+                    "VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (profile_id, game_id) DO UPDATE SET seat = excluded.seat, "
                     "rounds = rounds + 1, received = received + excluded.received, "
                     "camat = camat + excluded.camat, won = won + excluded.won, "
                     "last = excluded.last, mu = excluded.mu, sigma = excluded.sigma",
                     (
                         p.profile, done.game, p.seat, p.received, int(p.camat), int(p.won),
-                        done.at, done.at, p.mu, p.sigma,
+                        done.at, done.at, p.mu, p.sigma, games,
                     ),
                 )  # fmt: skip
             sums = by_profile(done)
@@ -203,12 +211,30 @@ class SQLiteHistory:
     def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
         rows = self._db.execute(
             "SELECT p.game_id, g.source, p.seat, p.rounds, p.received, p.camat, p.won, "
-            "p.first, p.last, p.mu, p.sigma FROM played_games p "
+            "p.first, p.last, p.mu, p.sigma, p.n FROM played_games p "
             "JOIN history_games g ON g.id = p.game_id WHERE p.profile_id = ? "
             "ORDER BY p.last DESC, p.game_id DESC LIMIT ?",
             (profile, -1 if limit is None else limit),
         )
         return [PlayedGame(*r) for r in rows]
+
+    def series(self, profile: str, points: int, moving: int) -> list[SeriesPoint]:
+        (total,) = self._db.execute(
+            "SELECT COUNT(*) FROM played_games WHERE profile_id = ?", (profile,)
+        ).fetchone()
+        shown = sampled(total, points)
+        if not shown:
+            return []
+        values = ", ".join("(?)" for _ in shown)
+        rows = self._db.execute(
+            f"WITH shown(n) AS (VALUES {values}) "
+            "SELECT g.n, g.last, g.mu, g.sigma, SUM(w.received), SUM(w.rounds) FROM shown "
+            "JOIN played_games g ON g.profile_id = ? AND g.n = shown.n "
+            "JOIN played_games w ON w.profile_id = ? AND w.n BETWEEN shown.n - ? AND shown.n "
+            "GROUP BY g.n ORDER BY g.n",
+            (*shown, profile, profile, moving - 1),
+        )
+        return [SeriesPoint(*r) for r in rows]
 
     def head_to_head(self, profile: str) -> list[HeadToHead]:
         rows = self._db.execute(

@@ -19,10 +19,10 @@ function ticks(lo, hi, n = 4) {
 
 /**
  * A line chart. `series`: [{ name, colour, points: [y, ...], band: [[lo, hi], ...] }],
- * one point per step of the x axis (1, 2, ...). `title`: what it shows (read aloud);
+ * one point per step of the x axis (1, 2, ..., or what `xs` names each step). `title`: what it shows (read aloud);
  * `xLabel`: what a step is. Answers an <svg> that scales to its box.
  */
-export function lineChart({ series, title, xLabel = "", yLabel = "", legend = false }) {
+export function lineChart({ series, title, xLabel = "", yLabel = "", legend = false, xs = null }) {
   const W = 600;
   const H = 240;
   const pad = { left: 44, right: 12, top: 12, bottom: legend ? 52 : 34 };
@@ -44,7 +44,7 @@ export function lineChart({ series, title, xLabel = "", yLabel = "", legend = fa
     svg.appendChild(text(pad.left - 6, y(v) + 4, String(v), { class: "chart-tick", "text-anchor": "end" }));
   }
   const xt = ticks(1, n, Math.min(6, n)).filter((v) => Number.isInteger(v));
-  for (const v of xt) svg.appendChild(text(x(v - 1), H - pad.bottom + 16, String(v), { class: "chart-tick", "text-anchor": "middle" }));
+  for (const v of xt) svg.appendChild(text(x(v - 1), H - pad.bottom + 16, String(xs ? xs[v - 1] : v), { class: "chart-tick", "text-anchor": "middle" }));
   if (xLabel) svg.appendChild(text(W - pad.right, H - pad.bottom + 30, xLabel, { class: "chart-label", "text-anchor": "end" }));
   if (yLabel) svg.appendChild(text(pad.left, pad.top - 2, yLabel, { class: "chart-label" }));
   series.forEach((s, k) => {

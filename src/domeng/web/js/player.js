@@ -72,12 +72,13 @@ export function playerPage(root, id) {
       lineChart({
         title: t("players.chart_rating"),
         xLabel: t("players.chart_games"),
+        xs: s.games,
         series: [{ name: p.name, colour, points: s.rating.map((r) => r[1]), band: s.rating.map((r) => [r[1] - r[2], r[1] + r[2]]) }],
       }),
     );
     const stonesTitle = t("players.chart_stones", { n: s.moving_games });
     charts.appendChild(h("h2", { html: termify(stonesTitle) }));
-    charts.appendChild(lineChart({ title: stonesTitle, xLabel: t("players.chart_games"), series: [{ name: p.name, colour, points: s.stones.map((r) => r[1]) }] }));
+    charts.appendChild(lineChart({ title: stonesTitle, xLabel: t("players.chart_games"), xs: s.games, series: [{ name: p.name, colour, points: s.stones.map((r) => r[1]) }] }));
     page.appendChild(charts);
 
     const recent = h("section", { class: "card" }, [h("h2", { text: t("players.recent") })]);
