@@ -21,7 +21,7 @@ import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from domeng.server import SQLiteStorage, create_app
+from domeng.server import SQLiteStorage, create_app, protocols
 from domeng.server.connection import Connection
 from domeng.server.limits import generous
 
@@ -129,7 +129,7 @@ def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.T
     options.setdefault("shares", generous())
     app = create_app(SQLiteStorage(db), **options)
     # log_config=None: the service's log records reach the root logger (and caplog)
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
+    config = protocols.config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True, name=SERVICE_THREAD)
     thread.start()

@@ -1,4 +1,5 @@
-"""Computer players think in worker threads or processes, never on the event loop."""
+"""Light computer players choose on the event loop (faster than a hop to a thread and
+back); the others think in worker processes, never on the loop."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 import concurrent.futures
 import random
 import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
@@ -15,7 +16,7 @@ from domeng.server import players
 from domeng.server.players import BotRunner
 
 
-def test_a_computer_player_chooses_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_light_computer_player_chooses_on_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[int] = []
 
     def choose(level: str, seed: int, v: SeatView) -> Move:
@@ -39,14 +40,13 @@ def test_a_computer_player_chooses_in_a_worker_thread(monkeypatch: pytest.Monkey
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         chosen, loop_thread = pool.submit(asyncio.run, run()).result(timeout=30)
     assert chosen in view.legal_moves
-    assert threads and threads[0] != loop_thread
+    assert threads == [loop_thread]
 
 
-def test_light_players_use_threads_and_the_others_processes() -> None:
+def test_the_light_players_are_random_and_basic_and_the_others_use_processes() -> None:
+    assert {"random", "basic"} == players.LIGHT_LEVELS
     runner = BotRunner()
     try:
-        assert isinstance(runner._executor("random"), ThreadPoolExecutor)
-        assert isinstance(runner._executor("basic"), ThreadPoolExecutor)
-        assert isinstance(runner._executor("expert:strong"), ProcessPoolExecutor)
+        assert isinstance(runner._executor(), ProcessPoolExecutor)
     finally:
         runner.close()

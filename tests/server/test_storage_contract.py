@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import random
 import shutil
 import threading
@@ -364,6 +365,67 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
     assert [p.seat for p in loaded.plays[0]] == [n % 5 for n in range(20)]
     assert len(threads) == 1
     assert next(iter(threads)).startswith("domeng-storage")
+
+
+def test_a_batch_keeps_every_call_and_a_refused_call_only_loses_its_own(store: Storage) -> None:
+    store.create_table(table())
+    with store.batch():
+        store.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+        store.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right"))
+        with pytest.raises(StorageError):
+            store.add_play("t1", 1, 0, StoredPlay(1, "6-5", "left"))  # the same index again
+        with pytest.raises(StorageError):
+            store.add_play("nope", 1, 0, StoredPlay(1, "6-5", "left"))  # no such table
+        store.add_play("t1", 1, 1, StoredPlay(1, "6-3", "left"))
+    (loaded,) = store.load_tables()
+    assert [(p.seat, p.tile) for p in loaded.plays[0]] == [(0, "6-6"), (1, "6-3")]
+
+
+def test_a_sqlite_batch_that_cannot_be_kept_keeps_nothing(tmp_path: Path) -> None:
+    s = SQLiteStorage(tmp_path / "t.sqlite3")
+    s.create_table(table())
+    with pytest.raises(RuntimeError), s.batch():
+        s.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+        s.add_play("t1", 1, 0, StoredPlay(0, "6-6", "right"))
+        raise RuntimeError("the commit fails")
+    (loaded,) = s.load_tables()
+    assert loaded.deals == [] and loaded.plays == []
+    s.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))  # and the storage goes on
+    s.close()
+
+
+def test_the_writer_keeps_calls_made_at_once_in_few_batches_each_with_its_own_answer() -> None:
+    batches: list[int] = []
+
+    class Counted(MemoryStorage):
+        calls = 0
+
+        @contextlib.contextmanager
+        def batch(self) -> Iterator[None]:
+            before = Counted.calls
+            yield
+            batches.append(Counted.calls - before)
+
+        def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
+            Counted.calls += 1
+            super().add_play(table_id, number, index, play)
+
+    async def main() -> list[BaseException | None]:
+        writer = StorageWriter(Counted())
+        await writer.create_table(table())
+        await writer.add_deal("t1", 1, StoredDeal([["6-6"]], ["0-0"]))
+        plays = [StoredPlay(n % 5, "6-6", "right") for n in range(40)]
+        calls = [writer.add_play("t1", 1, i, p) for i, p in enumerate(plays)]
+        calls.insert(20, writer.add_play("t1", 1, 3, plays[3]))  # refused: index 3 again
+        answers = await asyncio.gather(*calls, return_exceptions=True)
+        await writer.close()
+        return answers
+
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="test-loop") as pool:
+        answers = pool.submit(asyncio.run, main()).result(timeout=30)
+    assert [i for i, a in enumerate(answers) if a is not None] == [20]
+    assert isinstance(answers[20], StorageError)
+    assert sum(batches) == 41 and len([b for b in batches if b]) < 41
 
 
 def test_a_file_of_the_first_version_opens_in_place_and_keeps_every_table(tmp_path: Path) -> None:

@@ -76,7 +76,7 @@ def command(
     import uvicorn
 
     from domeng.paths import database, pending_dir
-    from domeng.server import SQLiteStorage, create_app
+    from domeng.server import SQLiteStorage, create_app, protocols
 
     path = db if db is not None else database()
     raise_open_files()
@@ -101,12 +101,10 @@ def command(
     # the terminal's games played while this service holds the shared database
     pending = pending_dir() if db is None else None
     app = create_app(storage, addresses=addresses, allowed_hosts=names, pending=pending)
-    config = uvicorn.Config(
+    config = protocols.config(
         app,
         host=host,
         port=port,
-        ws_max_size=65_536,
-        ws_per_message_deflate=False,
         log_level="warning",
         lifespan="on",
         # on Ctrl-C or SIGTERM, connections get a few seconds to close; a client that has

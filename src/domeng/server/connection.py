@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import json
+
+import orjson
 
 from .documents import Json
 
@@ -14,8 +15,10 @@ QUEUE_BYTES = 2_000_000
 
 
 def encode(message: Json) -> str:
-    """A message as the JSON text sent (compact; never NaN or Infinity)."""
-    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+    """A message as the JSON text sent: compact, with orjson (an update is the most
+    of the service's work, and orjson encodes one about ten times as fast as the
+    standard library). Seat numbers as keys become strings, as in JSON."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Connection:

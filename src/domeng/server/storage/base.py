@@ -14,6 +14,8 @@ in order. The contract every backend keeps is written as a test suite,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,7 +125,18 @@ class Storage(ABC):
     disk has committed it), and a write that raises has kept nothing. A write the
     storage refuses raises :class:`StorageError`; any other exception is a fault
     of the storage itself (a full disk, a lost connection).
+
+    Inside :meth:`batch`, writes are kept when the batch ends instead (the service's
+    writer gathers the calls waiting for it into one batch: one commit for many).
     """
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Keep the writes of the calls made inside together, when the block ends: each
+        call still keeps all or nothing (one that raises leaves the others' writes in
+        place), and if the batch cannot be kept at its end nothing of it is. This
+        default keeps each write at once, as outside a batch."""
+        yield
 
     @abstractmethod
     def create_table(self, table: StoredTable) -> None:

@@ -122,6 +122,7 @@ class SQLiteStorage(SQLiteHistory, Storage):
     """
 
     def __init__(self, path: str | Path) -> None:
+        self._batched = False
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(
@@ -320,17 +321,42 @@ class SQLiteStorage(SQLiteHistory, Storage):
     # -- helpers ------------------------------------------------------------
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One transaction: committed when the block ends, rolled back when it raises; a
-        write the schema refuses (stored twice, or for no such table) is a StorageError."""
-        # In autocommit mode the connection's context manager does not open a
-        # transaction; BEGIN explicitly and let it commit or roll back.
+    def batch(self) -> Iterator[None]:
+        if self._batched:  # one batch at a time: an inner one is part of it
+            yield
+            return
         self._db.execute("BEGIN")
+        self._batched = True
         try:
-            with self._db:
-                yield self._db
-        except sqlite3.IntegrityError as e:
-            raise StorageError(str(e)) from None
+            yield
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        finally:
+            self._batched = False
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One transaction (in a batch: a savepoint of it): kept when the block ends,
+        rolled back when it raises; a write the schema refuses (stored twice, or for no
+        such table) is a StorageError."""
+        # In autocommit mode the connection opens no transaction by itself: BEGIN (or
+        # SAVEPOINT) explicitly, and commit (release) or roll back explicitly.
+        self._db.execute("SAVEPOINT one" if self._batched else "BEGIN")
+        try:
+            yield self._db
+            self._db.execute("RELEASE one" if self._batched else "COMMIT")
+        except BaseException as e:
+            if self._batched:
+                self._db.execute("ROLLBACK TO one")
+                self._db.execute("RELEASE one")
+            elif self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            if isinstance(e, sqlite3.IntegrityError):
+                raise StorageError(str(e)) from None
+            raise
 
     @staticmethod
     def _one(done: sqlite3.Cursor, table_id: str) -> None:

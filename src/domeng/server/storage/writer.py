@@ -6,35 +6,112 @@ table; the :class:`StorageWriter` hands each call to its own single thread and
 lets the caller ``await`` the result. One thread means the backend sees one call
 at a time, in the order they were made, as it would on the loop.
 
-Store-before-acknowledge still holds: the hub awaits a write before it changes
-the table, acknowledges or tells anyone, so nothing is heard of that the storage
-has not kept (tests/server/test_server_store_before_ack.py, and the SIGKILL tests
-of tests/server/test_server_restart_resumes.py).
+Store-before-acknowledge still holds: the hub awaits a write (kept with the batch it
+was in) before it changes the table, acknowledges or tells anyone, so nothing is
+heard of that the storage has not kept (tests/server/test_server_store_before_ack.py,
+and the SIGKILL tests of tests/server/test_server_restart_resumes.py).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from .base import Storage, StoredChat, StoredDeal, StoredPlay, StoredSeat, StoredTable
 
 T = TypeVar("T")
 
+BATCH_LIMIT = 64
+"""Calls kept in one batch at most (one commit for all of them)."""
+
+_Outcome = tuple[bool, Any]  # (True, the result) or (False, the exception)
+
+
+class _Call:
+    __slots__ = ("call", "future", "loop")
+
+    def __init__(
+        self, call: Callable[[], Any], loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any]
+    ) -> None:
+        self.call = call
+        self.loop = loop
+        self.future = future
+
+
+_CLOSE = object()
+
 
 class StorageWriter:
-    """The awaitable face of a :class:`Storage`; its calls run in one worker thread."""
+    """The awaitable face of a :class:`Storage`; its calls run in one worker thread.
+
+    The calls waiting when the thread comes to them run as one batch
+    (:meth:`Storage.batch`, at most :data:`BATCH_LIMIT`): one commit for the moves
+    of many tables at once. Each caller hears its answer only once the batch is kept.
+    """
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="domeng-storage")
+        self._queue: queue.SimpleQueue[_Call | object] = queue.SimpleQueue()
+        self._closed: asyncio.Future[None] | None = None
+        self._thread = threading.Thread(target=self._work, name="domeng-storage", daemon=True)
 
     async def _run(self, call: Callable[..., T], *args: object) -> T:
+        if self._closed is not None:
+            raise RuntimeError("the storage is closed")
+        if self._thread.ident is None:
+            self._thread.start()  # at the first call: a writer never used holds no thread
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, functools.partial(call, *args))
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Call(functools.partial(call, *args), loop, future))
+        return await future
+
+    def _work(self) -> None:
+        stop = False
+        while not stop:
+            calls = [self._queue.get()]
+            while len(calls) < BATCH_LIMIT and calls[-1] is not _CLOSE:
+                try:
+                    calls.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = calls[-1] is _CLOSE
+            batch = [c for c in calls if isinstance(c, _Call)]
+            if batch:
+                self._settle(batch, self._batch(batch))
+        closing = self._closed
+        try:
+            self.storage.close()
+        finally:
+            if closing is not None:
+                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+                    closing.get_loop().call_soon_threadsafe(_resolve, closing, (True, None))
+
+    def _batch(self, batch: list[_Call]) -> list[_Outcome]:
+        outcomes: list[_Outcome] = []
+        try:
+            with self.storage.batch():
+                for c in batch:
+                    try:
+                        outcomes.append((True, c.call()))
+                    except Exception as e:
+                        outcomes.append((False, e))
+        except Exception as e:  # the batch could not be kept: none of its writes is
+            outcomes = [(False, e)] * len(batch)
+        return outcomes
+
+    @staticmethod
+    def _settle(batch: list[_Call], outcomes: list[_Outcome]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], _Outcome]]] = {}
+        for c, outcome in zip(batch, outcomes, strict=True):
+            by_loop.setdefault(c.loop, []).append((c.future, outcome))
+        for loop, answers in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+                loop.call_soon_threadsafe(_resolve_all, answers)
 
     async def load_tables(self) -> list[StoredTable]:
         return await self._run(self.storage.load_tables)
@@ -77,5 +154,26 @@ class StorageWriter:
 
     async def close(self) -> None:
         """Finish the calls already made, then close the storage (in its thread)."""
-        await self._run(self.storage.close)
-        self._thread.shutdown(wait=True)
+        if self._thread.ident is None:  # never used: the storage is closed here
+            self.storage.close()
+            return
+        if self._closed is None:
+            self._closed = asyncio.get_running_loop().create_future()
+            self._queue.put(_CLOSE)
+        await self._closed
+        self._thread.join()
+
+
+def _resolve(future: asyncio.Future[Any], outcome: _Outcome) -> None:
+    if future.done():  # its caller stopped waiting (cancelled)
+        return
+    ok, value = outcome
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def _resolve_all(answers: list[tuple[asyncio.Future[Any], _Outcome]]) -> None:
+    for future, outcome in answers:
+        _resolve(future, outcome)

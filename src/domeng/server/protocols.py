@@ -1,0 +1,160 @@
+"""The service's HTTP and WebSocket connections under uvicorn, with the limits a home
+network needs that uvicorn lacks.
+
+HTTP (``DeadlineHTTP``): a request's line and headers must arrive whole within
+``HEADER_TIMEOUT`` of its first byte (or of the connection, for a silent socket), at
+most ``MAX_HEADER_BYTES`` of them in ``MAX_HEADERS`` fields; a body may not stall for
+``BODY_IDLE`` nor take longer than ``BODY_TIMEOUT`` in all. A client that breaks one
+is answered 408 or 431 and its connection closed, so that sockets held open by a slow
+or silent client (slowloris) cannot use up the open files.
+
+WebSocket (``AbortingWebSocket``): when the service gives up on a client that does not
+read (its queue full, a send stalled), the socket is aborted, not closed: a close
+would wait for the unread bytes to drain, which they never do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import struct
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+HEADER_TIMEOUT = 10.0
+BODY_IDLE = 10.0
+BODY_TIMEOUT = 120.0
+MAX_HEADER_BYTES = 16_384
+MAX_HEADERS = 100
+
+_RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, 0 s: closing sends a reset
+_REASONS = {408: b"Request Timeout", 431: b"Request Header Fields Too Large"}
+
+
+class DeadlineHTTP(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol with deadlines for headers and bodies, and a cap
+    on the size of the headers."""
+
+    header_timeout = HEADER_TIMEOUT
+    body_idle = BODY_IDLE
+    body_timeout = BODY_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._body_by = 0.0
+        self._header_bytes = 0
+        self._header_count = 0
+
+    # the deadline in force, one at a time
+    def _arm(self, seconds: float, status: int, why: str) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(seconds, self._refuse, status, why)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _refuse(self, status: int, why: str) -> None:
+        """Answer ``status`` if no answer has begun, and close the connection."""
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or self.cycle.response_complete or not self.cycle.response_started:
+            body = why.encode("ascii")
+            head = b"HTTP/1.1 %d %s\r\n" % (status, _REASONS[status])
+            head += b"content-type: text/plain; charset=utf-8\r\n"
+            head += b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body)
+            self.transport.write(head + body)
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True  # the request's handler hears it left
+            self.cycle.message_event.set()
+        self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm(self.header_timeout, 408, "the request's headers did not arrive in time")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._header_bytes = self._header_count = 0
+        self._arm(self.header_timeout, 408, "the request's headers did not arrive in time")
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url), 0)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + len(value) + 4, 1)
+        super().on_header(name, value)
+
+    def _count(self, size: int, fields: int) -> None:
+        self._header_bytes += size
+        self._header_count += fields
+        if self._header_bytes > MAX_HEADER_BYTES or self._header_count > MAX_HEADERS:
+            self._disarm()
+            # refused once, whatever else the parser still reports
+            if not self.transport.is_closing():
+                self._refuse(431, "the request's headers are too large")
+
+    def on_headers_complete(self) -> None:
+        if self.transport.is_closing():
+            return
+        self._disarm()
+        super().on_headers_complete()
+        if self.parser.should_upgrade():
+            return  # a WebSocket: its hello deadline takes over
+        self._body_by = self.loop.time() + self.body_timeout
+        self._arm_body()
+
+    def _arm_body(self) -> None:
+        seconds = min(self.body_idle, max(0.0, self._body_by - self.loop.time()))
+        self._arm(seconds, 408, "the request's body did not arrive in time")
+
+    def on_body(self, body: bytes) -> None:
+        if self.transport.is_closing():
+            return
+        super().on_body(body)
+        if self._deadline is not None:
+            self._arm_body()
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        if self.transport.is_closing() and self.cycle is None:
+            return
+        super().on_message_complete()
+
+    def data_received(self, data: bytes) -> None:
+        if self.transport.is_closing():
+            return  # refused: what else it sends is not read
+        super().data_received(data)
+
+
+class AbortingWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, aborting the socket of a client the service gave up
+    on while bytes still wait to be written to it."""
+
+    async def run_asgi(self) -> None:
+        await super().run_asgi()
+        if not self.writable.is_set():  # a close would wait for the unread bytes
+            sock = self.transport.get_extra_info("socket")
+            if sock is not None:  # a reset: the system drops its own copy of them too
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+            self.transport.abort()
+
+
+def config(app: Any, **options: Any) -> uvicorn.Config:
+    """A uvicorn configuration for ``app`` with the service's protocols and limits."""
+    options.setdefault("ws_max_size", 65_536)
+    options.setdefault("ws_per_message_deflate", False)
+    return uvicorn.Config(app, http=DeadlineHTTP, ws=AbortingWebSocket, **options)
