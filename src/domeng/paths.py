@@ -28,3 +28,17 @@ def games_dir() -> Path:
     path = data_dir() / "games"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def database() -> Path:
+    """The SQLite file the table service and the terminal share by default: a game played
+    in either counts for its players' profiles."""
+    return data_dir() / "domeng.sqlite3"
+
+
+def pending_dir() -> Path:
+    """Where the terminal leaves the games it could not record while the table service
+    held the database (``domeng.history.pending``); created if missing."""
+    path = data_dir() / "pending"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -23,7 +23,11 @@ from domeng.engine import Game, tile_name
 from domeng.engine.tiles import names
 from domeng.server.storage import (
     CHAT_KEPT,
+    HeadToHead,
     MemoryStorage,
+    PlayedGame,
+    RecordedRound,
+    SeriesPoint,
     SQLiteStorage,
     Storage,
     StorageError,
@@ -31,6 +35,7 @@ from domeng.server.storage import (
     StoredChat,
     StoredDeal,
     StoredPlay,
+    StoredProfile,
     StoredSeat,
     StoredTable,
 )
@@ -305,6 +310,39 @@ def test_the_writer_runs_every_call_in_one_thread_in_order(store: Storage) -> No
 
         def add_chat(self, table_id: str, message: StoredChat) -> None:
             store.add_chat(table_id, message)
+
+        # players who come back: not what this test watches
+        def create_profile(self, profile: StoredProfile) -> None:
+            store.create_profile(profile)
+
+        def profiles(self) -> list[StoredProfile]:
+            return store.profiles()
+
+        def profile(
+            self, *, id: str | None = None, name: str | None = None, token: str | None = None
+        ) -> StoredProfile | None:
+            return store.profile(id=id, name=name, token=token)
+
+        def recorded_rounds(self, game: str) -> int:
+            return store.recorded_rounds(game)
+
+        def record_round(self, done: RecordedRound) -> None:
+            store.record_round(done)
+
+        def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
+            return store.played_games(profile, limit)
+
+        def series(self, profile: str, points: int, moving: int) -> list[SeriesPoint]:
+            return store.series(profile, points, moving)
+
+        def head_to_head(self, profile: str) -> list[HeadToHead]:
+            return store.head_to_head(profile)
+
+        def leaderboard(self, min_games: int) -> list[StoredProfile]:
+            return store.leaderboard(min_games)
+
+        def game_record(self, game: str) -> str | None:
+            return store.game_record(game)
 
         def close(self) -> None:
             pass

@@ -7,11 +7,13 @@ continues a saved game exactly where it stopped.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -118,6 +120,14 @@ def _given(ctx: click.Context, name: str) -> bool:
     default=None,
     help="Wait before each computer play (default: 0.5 in a terminal, else 0).",
 )
+@click.option(
+    "--player",
+    metavar="NAME",
+    default=None,
+    callback=lambda ctx, param, value: None if value is None else _check_name(ctx, param, value),
+    help="Play under this profile (made if new): every finished round counts on its page "
+    "and rating, in the database the table service shares (domeng stats NAME).",
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -129,6 +139,7 @@ def command(
     resume: Path | None,
     until: Until | None,
     pause: float | None,
+    player: str | None,
 ) -> None:
     """Play Domeng in the terminal: you at seat 0 against four computer players.
 
@@ -141,6 +152,8 @@ def command(
     """
     console = Console(highlight=False)
     w = current()
+    if player is not None and not _given(ctx, "name"):
+        name = player  # the profile's name at the seat
     if pause is None:
         pause = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
     stand_ins: tuple[frozenset[int], ...] = ()
@@ -199,7 +212,8 @@ def command(
     if until is not None:
         console.print(Text(w("play.ends_when", until=until.words(), option=f"--until {until}")))
     console.print(Text(w("play.h_q"), style="dim"))
-    session = PlaySession(
+    profiled = _profiled(player, console)
+    session = (profiled or PlaySession)(
         game,
         seats,
         path=path,
@@ -211,3 +225,21 @@ def command(
         stand_ins=stand_ins,
     )
     session.run()
+
+
+def _profiled(player: str | None, console: Console) -> Any:
+    """The session for ``--player`` (its profile found or made first), or None."""
+    if player is None:
+        return None
+    from domeng.paths import database, pending_dir
+    from domeng.terminal.profiled import ProfiledSession, start
+
+    try:
+        said = start(database(), pending_dir(), player)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--player'") from None
+    if said:
+        console.print(Text(said), soft_wrap=True)
+    return functools.partial(
+        ProfiledSession, player=player, database=database(), pending=pending_dir()
+    )

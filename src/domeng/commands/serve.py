@@ -78,10 +78,10 @@ def command(
     """Run the table service: play Domeng over the network, tables stored and resumable."""
     import uvicorn
 
-    from domeng.paths import data_dir
+    from domeng.paths import database, pending_dir
     from domeng.server import SQLiteStorage, create_app, protocols
 
-    path = db if db is not None else data_dir() / "domeng.sqlite3"
+    path = db if db is not None else database()
     raise_open_files()
     listeners = listen(host, port)
     port = listeners[0].getsockname()[1]  # the port given, or the one chosen for --port 0
@@ -101,7 +101,9 @@ def command(
     elif lan is not None:  # the names this computer has on the home network
         machine = socket.gethostname().lower()
         names |= {machine, f"{machine}.local"}
-    app = create_app(storage, addresses=addresses, allowed_hosts=names)
+    # the terminal's games played while this service holds the shared database
+    pending = pending_dir() if db is None else None
+    app = create_app(storage, addresses=addresses, allowed_hosts=names, pending=pending)
     config = protocols.config(
         app,
         host=host,

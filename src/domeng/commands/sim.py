@@ -6,8 +6,10 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -24,7 +26,7 @@ from rich.table import Table
 
 from domeng.bots import player_names
 from domeng.commands.options import variant_options
-from domeng.engine import SEATS, BlockPasses, Opening, Variants
+from domeng.engine import SEATS, BlockPasses, Game, Opening, Variants
 from domeng.i18n import current
 from domeng.sim import (
     DEFAULT_GAME_ROUNDS,
@@ -97,6 +99,15 @@ def _parse_players(value: str) -> tuple[str, ...]:
     default=None,
     help="Write every game (each rotation) as a domeng.record/1 file in this folder.",
 )
+@click.option(
+    "--calibrate",
+    "calibrate_file",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Rate every round of the games played (OpenSkill Plackett-Luce) and write the "
+    "levels' ratings to this file: the computer profiles' starting ratings (domeng serve "
+    "--calibration FILE; docs/players.md).",
+)
 @variant_options
 def command(
     players: str,
@@ -106,6 +117,7 @@ def command(
     game_rounds: int,
     as_json: bool,
     record_dir: str | None,
+    calibrate_file: Path | None,
     opening: str,
     block_passes: str,
 ) -> None:
@@ -119,6 +131,10 @@ def command(
         raise click.BadParameter(
             current()("sim.not_multiple", rounds=rounds, seats=SEATS), param_hint="'--rounds'"
         )
+    scratch = None
+    if calibrate_file is not None and record_dir is None:  # the records are rated after
+        scratch = tempfile.TemporaryDirectory(prefix="domeng-calibrate-")
+        record_dir = scratch.name
     settings = Settings(
         names=names,
         rounds=rounds,
@@ -186,6 +202,30 @@ def command(
         click.echo(json.dumps(summary.to_json(), indent=2))
     else:
         _print_table(summary, seconds, n_workers)
+    if calibrate_file is not None and record_dir is not None:
+        _calibrate(Path(record_dir), calibrate_file, rounds)
+    if scratch is not None:
+        scratch.cleanup()
+
+
+def _calibrate(record_dir: Path, out: Path, rounds: int) -> None:
+    """Rate the rounds of the records just written, in the order played, into ``out``."""
+    from domeng.engine.record import load_recorded_game
+    from domeng.history.calibration import calibrate, document
+
+    def games() -> Iterator[tuple[list[str], Game]]:
+        for path in sorted(record_dir.glob("game-*-rotation-*.json")):
+            got = load_recorded_game(path)
+            yield list(got.players), got.game
+
+    ratings = calibrate(games())
+    command = "domeng " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["sim"] else "domeng sim"
+    doc = document(ratings, rounds=rounds, command=command)
+    out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    lines = ", ".join(
+        f"{n} {r['mu']:.2f} (sigma {r['sigma']:.2f})" for n, r in doc["levels"].items()
+    )
+    click.echo(f"Calibration written to {out}: {lines}", err=True)
 
 
 def _interrupted(signum: int, frame: object) -> None:

@@ -36,7 +36,9 @@ from starlette.websockets import WebSocket
 
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
+from domeng.history import calibration
 
+from . import history, profiles
 from .bodies import (
     LEAVE_WORDS,
     NEW_TABLE_WORDS,
@@ -53,6 +55,7 @@ from .hub import Hub
 from .limits import Limits, Share, retry_after
 from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
+from .profiles import make_computer_profiles
 from .replays import ReplayFailed
 from .schema import protocol_schema
 from .socket import HELLO_TIMEOUT, table_socket
@@ -399,10 +402,13 @@ def create_app(
     hello_timeout: float = HELLO_TIMEOUT,
     shares: tuple[dict[str, Share], dict[str, Share]] | None = None,
     trust_loopback: bool = True,
+    pending: Path | None = None,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup. It
     answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
-    (:mod:`.guard`)."""
+    (:mod:`.guard`). ``pending``: the folder where the terminal leaves the games it played
+    while this service held the database (domeng.history.pending), recorded at the start
+    and whenever a player's page or the leaderboard is asked for."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -411,6 +417,8 @@ def create_app(
         hub = Hub(storage, runner, clock, limits=limits)
         app.state.hub = hub
         await hub.load()
+        await make_computer_profiles(hub.store, levels(), calibration.load(), hub.clock.wall())
+        await history.record_notes(hub.store, pending)
         try:
             yield
         finally:
@@ -431,6 +439,8 @@ def create_app(
         Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
         Route("/api/tables/{id}/host", _guarded(host), methods=["POST"]),
         Route("/api/qr.svg", _guarded(qr_code)),
+        *profiles.routes(_guarded, _body, _share),  # players who come back
+        *history.routes(_guarded),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         Mount("/web", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="web"),
     ]
@@ -443,4 +453,5 @@ def create_app(
     )
     app.state.addresses = addresses or []
     app.state.hello_timeout = hello_timeout
+    app.state.pending = pending
     return app

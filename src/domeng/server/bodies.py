@@ -87,6 +87,9 @@ class PersonSeat(_Body):
     kind: Literal["person"]
     name: Name | None = None
     open: bool = Field(default=False, description="anyone may take it (no invitation)")
+    profile: str | None = Field(
+        default=None, description="the token of the profile the named person plays under"
+    )
 
 
 class ComputerSeat(_Body):
@@ -163,6 +166,9 @@ class TakeSeat(_Body):
 
     name: Name
     invite: str | None = None
+    profile: str | None = Field(
+        default=None, description="the token of the profile the seat's rounds count for"
+    )
 
 
 class LeaveSeat(_Body):
@@ -253,6 +259,7 @@ NEW_TABLE_WORDS = Wording(
         "turn_seconds": _whole(MIN_TURN_SECONDS, MAX_TURN_SECONDS, null=True),
         "spectator_chat": Rule("bad_body", "must be true or false"),
         "open": Rule("bad_body", "must be true or false"),
+        "profile": Rule("bad_body", "must be a profile's token, or null"),
     },
     label=_label,
     unknown=_unknown,
@@ -265,6 +272,7 @@ SEAT_WORDS = Wording(
     rules={
         "name": Rule("bad_name", f"must be a text of 1 to {MAX_NAME} characters"),
         "invite": Rule("bad_body", "must be a text"),
+        "profile": Rule("bad_body", "must be a profile's token"),
     },
     missing=lambda name: ("missing_field", 'the body must be {"name": "..."}'),
     special=lambda e: (

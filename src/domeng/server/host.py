@@ -24,6 +24,7 @@ from .bodies import (
 )
 from .documents import Json
 from .players import default_level
+from .profiles import token_of
 from .refusals import Rule, Wording
 from .tables import DEFAULT_NAMES, Table, TableError, invite_code
 
@@ -111,6 +112,7 @@ async def act(hub: Hub, t: Table, body: HostAction) -> Json:
                 open=False,
                 sits_from=len(t.game.rounds) + 1,
                 ready=0,
+                profile=None,
             )
         await hub.change_seat(t, seat, new)
     await hub.first_deal(t)
@@ -134,8 +136,9 @@ async def again(hub: Hub, t: Table) -> Created:
         st = s.stored
         if st.kind == "computer":
             seats.append(ComputerSeat(kind="computer", level=st.level, name=st.name))
-        elif n in connected:
-            seats.append(PersonSeat(kind="person", name=st.name))
+        elif n in connected:  # under the same profile, if any
+            profile = await token_of(hub.store, st.profile) if st.profile else None
+            seats.append(PersonSeat(kind="person", name=st.name, profile=profile))
         else:
             seats.append(PersonSeat(kind="person", open=st.open))
     end = (

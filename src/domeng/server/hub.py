@@ -40,6 +40,7 @@ from .messages import Back, Play, Ready
 from .messages import Chat as ChatMessage
 from .moving import MovingOn
 from .players import BotRunner
+from .recording import record_finished_rounds
 from .replays import Replays
 from .seating import Created, Seating
 from .storage import Storage, StorageWriter, StoredPlay
@@ -89,6 +90,7 @@ class Hub(Seating, MovingOn):
                 log.warning("table %s could not be replayed and is left out: %s", stored.id, e)
                 continue
             t = self.tables[stored.id] = Table(stored, game, self.clock)
+            await record_finished_rounds(self, t)  # a round kept but not yet recorded
             if t.end_reached:  # kept before games that end were kept as such
                 await self.finish_if_over(t)
                 self.let_go(t)
@@ -327,6 +329,8 @@ class Hub(Seating, MovingOn):
         t.game.rounds[-1] = after
         t.state += 1
         t.last_active = now
+        if after.finished:  # the players' figures and ratings (recording.py)
+            await record_finished_rounds(self, t)
         self.arm_clock(t)
         return t.events_json()[before:]
 

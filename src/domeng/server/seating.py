@@ -16,6 +16,7 @@ from .bodies import LeaveSeat, NewTable, TakeSeat, new_table_seats
 from .clock import Timer
 from .documents import Json
 from .hubbase import HubBase, log
+from .profiles import profile_of_token
 from .storage import StoredSeat, StoredTable
 from .tables import Table, TableError, hash_token, invite_code, rebuild, same_secret
 
@@ -58,6 +59,8 @@ class Seating(HubBase):
             if s.kind == "person" and s.name is not None:
                 tokens[n] = secrets.token_urlsafe(24)
                 seats[n].token_hash = hash_token(tokens[n])
+                if s.profile is not None:  # the seat's rounds count for a profile
+                    seats[n].profile = (await profile_of_token(self.store, s.profile)).id
         for st in seats:
             if st.kind == "person" and st.token_hash is None and not st.open:
                 st.invite = invite_code()
@@ -94,6 +97,9 @@ class Seating(HubBase):
                 code is None or body.invite is None or not same_secret(code, body.invite)
             ):
                 raise TableError("bad_invite", f"seat {seat} is kept for an invited person", 403)
+            profile = None
+            if body.profile is not None:  # the seat's rounds count for a profile
+                profile = (await profile_of_token(self.store, body.profile)).id
             token = secrets.token_urlsafe(24)
             taken = dataclasses.replace(
                 s.stored,
@@ -103,6 +109,7 @@ class Seating(HubBase):
                 invite=None,
                 sits_from=len(t.game.rounds) + 1,  # a round being played is not theirs
                 timeouts=0,
+                profile=profile,
             )
             await self.store.save_seat(t.id, seat, taken)
             s.stored = taken
@@ -119,8 +126,9 @@ class Seating(HubBase):
             # an open seat is open again to anyone; an invited one waits for a new invitation
             code = None if s.stored.open else invite_code()
             left = dataclasses.replace(
-                s.stored, token_hash=None, name=f"Seat {seat}", invite=code, timeouts=0
-            )
+                s.stored, token_hash=None, name=f"Seat {seat}", invite=code, timeouts=0,
+                profile=None,
+            )  # fmt: skip
             await self.change_seat(t, seat, left)
 
     async def change_seat(self, t: Table, seat: int, new: StoredSeat) -> None:

@@ -19,6 +19,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from .history import (
+    HeadToHead,
+    PlayedGame,
+    RecordedRound,
+    SeriesPoint,
+    StoredProfile,
+)
+
 CHAT_KEPT = 100
 """How many of a table's last chat messages :meth:`Storage.load_tables` gives back."""
 
@@ -52,6 +60,9 @@ class StoredSeat:
     """The round from which the seat's person plays it (a computer plays it before)."""
     timeouts: int = 0
     """Moves in a row the turn clock had a computer make for this seat's person."""
+    profile: str | None = None
+    """The profile of the seat's person, whose results its rounds count for (None: none;
+    a computer seat counts for its level's profile)."""
 
 
 @dataclass(slots=True)
@@ -172,6 +183,57 @@ class Storage(ABC):
     @abstractmethod
     def add_chat(self, table_id: str, message: StoredChat) -> None:
         """Keep a message said at a table."""
+
+    # -- players who come back (storage/history.py) -------------------------------
+
+    @abstractmethod
+    def create_profile(self, profile: StoredProfile) -> None:
+        """Store a new profile (StorageError when its id, name in any case, or token is
+        taken)."""
+
+    @abstractmethod
+    def profiles(self) -> list[StoredProfile]:
+        """Every profile, people first, then by name (case aside)."""
+
+    @abstractmethod
+    def profile(
+        self, *, id: str | None = None, name: str | None = None, token: str | None = None
+    ) -> StoredProfile | None:
+        """The profile with that id, that name (case aside) or that token."""
+
+    @abstractmethod
+    def recorded_rounds(self, game: str) -> int:
+        """How many rounds of ``game`` are recorded (0: none)."""
+
+    @abstractmethod
+    def record_round(self, done: RecordedRound) -> None:
+        """Record a finished round in one write: each part's figures are added to its
+        profile's, its game's and its head-to-head rows, and its rating set. The rounds of
+        a game are recorded in order, each once (StorageError otherwise, or for a part
+        whose profile is not stored)."""
+
+    @abstractmethod
+    def played_games(self, profile: str, limit: int | None = None) -> list[PlayedGame]:
+        """The games ``profile`` played, newest first (by their last round), at most
+        ``limit`` (None: all)."""
+
+    @abstractmethod
+    def series(self, profile: str, points: int, moving: int) -> list[SeriesPoint]:
+        """The charts of ``profile``'s page, oldest first: after every ``step``-th game
+        (``step`` the fewest that keeps to ``points``; the last game always), its rating
+        and the sums over that game and the ``moving - 1`` before it."""
+
+    @abstractmethod
+    def head_to_head(self, profile: str) -> list[HeadToHead]:
+        """Every opponent ``profile`` played rounds with, most rounds first."""
+
+    @abstractmethod
+    def leaderboard(self, min_games: int) -> list[StoredProfile]:
+        """The profiles with at least ``min_games`` games, highest rating (mu) first."""
+
+    @abstractmethod
+    def game_record(self, game: str) -> str | None:
+        """A terminal game's record text, as its last recorded round left it."""
 
     @abstractmethod
     def close(self) -> None:

@@ -21,12 +21,14 @@ from .base import (
     StoredSeat,
     StoredTable,
 )
+from .memory_history import MemoryHistory
 
 
-class MemoryStorage(Storage):
+class MemoryStorage(MemoryHistory, Storage):
     """Every table in a dict; see the module docstring."""
 
     def __init__(self) -> None:
+        super().__init__()
         self._tables: dict[str, StoredTable] = {}
         self._removed: set[str] = set()
         self._summaries: dict[str, dict[str, Any]] = {}

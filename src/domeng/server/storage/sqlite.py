@@ -30,6 +30,8 @@ from .base import (
     StoredSeat,
     StoredTable,
 )
+from .sqlite_history import MIGRATION as HISTORY_MIGRATION
+from .sqlite_history import SQLiteHistory
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: tables, seats, and the record (deals and plays)
@@ -100,13 +102,17 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN summary TEXT;
     CREATE INDEX tables_in_progress ON tables (ended, removed, created, id);
     """,
+    # 4: players who come back: profiles, their figures and ratings, a seat's profile
+    HISTORY_MIGRATION,
 )
 """The schema, step by step: step N brings a file from ``user_version`` N-1 to N."""
 
-_SEAT_COLUMNS = "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts"
+_SEAT_COLUMNS = (
+    "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts, profile"
+)
 
 
-class SQLiteStorage(Storage):
+class SQLiteStorage(SQLiteHistory, Storage):
     """Tables in one SQLite file (``":memory:"`` for a throwaway store).
 
     Used from one thread at a time (in the service, the
@@ -165,7 +171,7 @@ class SQLiteStorage(Storage):
             for n, s in enumerate(table.seats):
                 db.execute(
                     f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (table.id, n, *_seat_values(s)),
                 )
             for n, d in enumerate(table.deals, 1):
@@ -220,12 +226,11 @@ class SQLiteStorage(Storage):
             "ORDER BY table_id, seat",
             params,
         ):
-            kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts = values
-            tables[tid].seats.append(
-                StoredSeat(
-                    kind, level, name, token_hash, ready, seed, invite, bool(open_), sits, timeouts
-                )
+            kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts, pid = values
+            seat = StoredSeat(
+                kind, level, name, token_hash, ready, seed, invite, bool(open_), sits, timeouts, pid
             )
+            tables[tid].seats.append(seat)
         for tid, _, hands, unused, at in db.execute(
             f"SELECT table_id, number, hands, unused, at FROM deals WHERE table_id IN ({picked}) "
             "ORDER BY table_id, number",
@@ -381,8 +386,8 @@ class SQLiteStorage(Storage):
 
 def _seat_values(
     s: StoredSeat,
-) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int]:
+) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int, str | None]:
     return (
         s.kind, s.level, s.name, s.token_hash, s.ready, s.seed, s.invite, int(s.open),
-        s.sits_from, s.timeouts,
+        s.sits_from, s.timeouts, s.profile,
     )  # fmt: skip

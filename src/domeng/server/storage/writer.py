@@ -8,8 +8,8 @@ at a time, in the order they were made, as it would on the loop.
 
 Store-before-acknowledge still holds: the hub awaits a write (kept with the batch it
 was in) before it changes the table, acknowledges or tells anyone, so nothing is
-heard of that the storage has not kept (tests/server/test_server_store_before_ack.py, and the SIGKILL tests
-of tests/server/test_server_restart_resumes.py).
+heard of that the storage has not kept (tests/server/test_server_store_before_ack.py,
+and the SIGKILL tests of tests/server/test_server_restart_resumes.py).
 """
 
 from __future__ import annotations
@@ -145,6 +145,12 @@ class StorageWriter:
 
     async def add_chat(self, table_id: str, message: StoredChat) -> None:
         await self._run(self.storage.add_chat, table_id, message)
+
+    async def call(self, work: Callable[..., T], *args: object) -> T:
+        """``work(storage, *args)`` in the storage's thread, in order with every other call:
+        what reads and records the history of players (:mod:`domeng.history.recorder`)
+        as one piece of work, with nothing of it on the event loop."""
+        return await self._run(work, self.storage, *args)
 
     async def close(self) -> None:
         """Finish the calls already made, then close the storage (in its thread)."""

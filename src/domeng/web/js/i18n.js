@@ -71,6 +71,8 @@ export function language() {
 /** A text by key, with {placeholders} filled in; a missing key shows the key itself. */
 export function t(key, vars = {}) {
   let s = dict[key];
+  const dot = key.indexOf(".");
+  if (s === undefined && dot > 0 && typeof dict[key.slice(0, dot)] === "object") s = dict[key.slice(0, dot)][key.slice(dot + 1)]; // a group's text
   if (s === undefined) {
     console.warn(`missing text ${key} (${lang})`);
     s = key;

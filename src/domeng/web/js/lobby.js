@@ -8,6 +8,7 @@ import { removeDialog } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
 import { standingsElement } from "./standings.js";
+import { currentProfile, profilePicker, withProfile } from "./profiles.js";
 import { h } from "./summary.js";
 import { tileIcon } from "./svg.js";
 import { showApiError, showError } from "./ui.js";
@@ -29,9 +30,9 @@ export function levelLabel(level) {
 export async function newGame() {
   const info = window.domengInfo || {};
   const level = pref("level", info.default_level || "basic");
-  const name = pref("name", "") || "Andi";
+  const name = currentProfile()?.name || pref("name", "") || "Andi";
   const pace = Number(pref("pace", "700"));
-  const seats = [{ kind: "person", name }];
+  const seats = [{ kind: "person", name, ...withProfile() }];
   for (let i = 0; i < 4; i++) seats.push({ kind: "computer", level });
   const table = await api("POST", "/api/tables", { seats, pace_ms: pace });
   keepHost(table.id, table.host_token);
@@ -93,6 +94,7 @@ export function lobbyPage(root) {
         <div class="hero-tiles" aria-hidden="true"></div>
         <h1 data-i18n="lobby.title"></h1>
         <p class="intro" data-i18n="lobby.intro"></p>
+        <div class="profile-box"></div>
         <div class="join-box" data-join-box hidden></div>
         <div class="row">
           <label><span data-i18n="lobby.your_name"></span> <input id="my-name" autocomplete="nickname" maxlength="40"></label>
@@ -145,7 +147,10 @@ export function lobbyPage(root) {
 
   // one click
   const nameInput = q("#my-name");
-  nameInput.value = pref("name", "");
+  nameInput.value = currentProfile()?.name || pref("name", "");
+  const picker = profilePicker(q(".profile-box"), (p) => {
+    if (p) nameInput.value = p.name; // profiles.js: the seat counts for it
+  });
   nameInput.addEventListener("change", () => setPref("name", nameInput.value.trim()));
   q("#level").addEventListener("change", () => setPref("level", q("#level").value));
   q("[data-new-game]").addEventListener("click", async (ev) => {
@@ -202,7 +207,7 @@ export function lobbyPage(root) {
   q("#create").addEventListener("click", async () => {
     const seats = seatRows.map((r, i) => {
       if (r.kind === "computer") return { kind: "computer", level: r.level };
-      if (r.kind === "me") return { kind: "person", name: r.name.trim() || DEFAULT_NAMES[i] };
+      if (r.kind === "me") return { kind: "person", name: r.name.trim() || currentProfile()?.name || DEFAULT_NAMES[i], ...withProfile() };
       // a friend's seat: invited (a link with a code only the host has), or anyone may sit
       return r.open ? { kind: "person", open: true } : { kind: "person" };
     });
@@ -315,6 +320,7 @@ export function lobbyPage(root) {
     q("#block-passes").replaceChildren(...info.variants.block_passes.map((o) => h("option", { value: o, selected: o === passesNow, text: t(`variant.block_passes.${o}`) })));
     const paceNow = q("#pace").value || "800";
     q("#pace").replaceChildren(...paces.map(([k, ms]) => h("option", { value: ms, selected: String(ms) === paceNow, text: t(`pace.${k}`) })));
+    picker.render();
     renderClock();
     renderEnd();
     renderSeats();
@@ -445,7 +451,7 @@ export function lobbyPage(root) {
         return;
       }
       setPref("name", name);
-      const body = joining.invite ? { name, invite: joining.invite } : { name };
+      const body = { ...(joining.invite ? { name, invite: joining.invite } : { name }), ...withProfile() };
       try {
         const r = await api("POST", `/api/tables/${encodeURIComponent(joining.table)}/seats/${joining.seat}`, body);
         keepSeat(r.table_id, r.seat, r.token);

@@ -3,7 +3,9 @@
 
 import { api } from "./api.js";
 import { LANGUAGES, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
+import { leaderboardPage } from "./leaderboard.js";
 import { lobbyPage, newGame } from "./lobby.js";
+import { playerPage } from "./player.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rules.js";
 import { tablePage } from "./table.js";
@@ -25,12 +27,19 @@ function route() {
   else if (page === "replay-file") {
     current = replayPage(view, { kind: "file", doc: sessionStorage.getItem("domeng.record"), name: sessionStorage.getItem("domeng.record.name") });
   } else if (page === "rules") current = rulesPage(view);
+  else if (page === "player" && arg) current = playerPage(view, decodeURIComponent(arg));
+  else if (page === "leaderboard") current = leaderboardPage(view);
   else {
     document.body.dataset.page = "lobby"; // the start page, for any other address too
     current = lobbyPage(view);
   }
-  document.title = `Domeng — ${t(`title.${document.body.dataset.page}`)}`;
+  document.title = `Domeng — ${t(titleKey(document.body.dataset.page))}`;
   window.scrollTo(0, 0);
+}
+
+/** The key of a page's title (the players' pages keep theirs in their own group). */
+function titleKey(page) {
+  return { player: "players.title_player", leaderboard: "players.title_leaderboard" }[page] || `title.${page}`;
 }
 
 function languageMenu() {
@@ -48,7 +57,7 @@ function languageMenu() {
   menu.addEventListener("change", async () => {
     await setLanguage(menu.value);
     translateTree(document);
-    document.title = `Domeng — ${t(`title.${document.body.dataset.page}`)}`;
+    document.title = `Domeng — ${t(titleKey(document.body.dataset.page))}`;
     if (current) current.render();
   });
 }

@@ -2,6 +2,7 @@
 // figures over the game. Final once the game is over (`status: "finished"`).
 
 import { setTermText, t, termify } from "./i18n.js";
+import { stonesChart } from "./gamechart.js";
 import { h } from "./summary.js";
 
 const COLUMNS = [
@@ -58,6 +59,7 @@ export function standingsElement(table, names, actions = null) {
   }
   grid.appendChild(body);
   box.appendChild(h("div", { class: "standings-scroll" }, [grid]));
+  if (final && table.id) box.appendChild(stonesChart(table.id, names)); // gamechart.js
   if (actions) box.appendChild(actions);
   return box;
 }

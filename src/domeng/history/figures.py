@@ -1,0 +1,87 @@
+"""What one finished round gives each seat: the figures a player's page sums, and the
+round's order that the ratings read.
+
+Everything comes from the round's events, as the engine worked them out, so a figure
+always agrees with ``domeng replay`` of the same record.
+
+>>> import random
+>>> from domeng.engine import Game
+>>> g = Game()
+>>> _ = g.deal(random.Random(3))
+>>> while not g.round.finished:
+...     g.play(g.legal_moves()[0])
+>>> figures = round_figures(g.round)
+>>> sum(f.won for f in figures), min(f.place for f in figures)
+(1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domeng.engine import SEATS
+from domeng.engine.events import CamatElected, Finish, Passed, RoundEnded, StonesMoved
+from domeng.engine.round import Round
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFigures:
+    """One seat's part in one finished round."""
+
+    seat: int
+    place: int
+    """1 for the best: a CAMAT election ranks first, then fewer stones received; seats
+    equal on both share a place."""
+    received: int
+    """Stones received this round."""
+    won: bool
+    camat: bool
+    """Elected CAMAT at the end of this round."""
+    ceki: bool
+    """Finished as FIRST CAPPU with a CEKI."""
+    pollo: bool
+    """Finished as FIRST CAPPU with a POLLO."""
+    manguno: bool
+    mattikkeng: bool
+    passebunge: int
+    """PASSEBUNGE passes this round."""
+
+
+def round_figures(r: Round) -> list[SeatFigures]:
+    """Every seat's figures in the finished round ``r``, in seat order."""
+    if not r.finished:
+        raise ValueError(f"round {r.number} is not finished")
+    received = [0] * SEATS
+    passebunge = [0] * SEATS
+    camat: int | None = None
+    ended: RoundEnded | None = None
+    for e in r.events:
+        if isinstance(e, StonesMoved):
+            received[e.receiver] += e.amount
+        elif isinstance(e, Passed) and e.passebunge:
+            passebunge[e.seat] += 1
+        elif isinstance(e, CamatElected):
+            camat = e.seat
+        elif isinstance(e, RoundEnded):
+            ended = e
+    assert ended is not None  # a finished round has ended
+
+    def key(n: int) -> tuple[int, int]:
+        return (0 if n == camat else 1, received[n])
+
+    places = [1 + sum(key(o) < key(n) for o in range(SEATS)) for n in range(SEATS)]
+    return [
+        SeatFigures(
+            seat=n,
+            place=places[n],
+            received=received[n],
+            won=ended.winner == n,
+            camat=camat == n,
+            ceki=ended.first_cappu == n and ended.finish is Finish.CEKI,
+            pollo=ended.first_cappu == n and ended.finish is Finish.POLLO,
+            manguno=ended.manguno == n,
+            mattikkeng=n in ended.mattikkeng,
+            passebunge=passebunge[n],
+        )
+        for n in range(SEATS)
+    ]

@@ -1,0 +1,22 @@
+// At the end of a game: each player's STONES after each of its rounds, as a chart in the
+// final standings (asked of the service: GET /api/tables/{id}/stones).
+
+import { api } from "./api.js";
+import { lineChart } from "./charts.js";
+import { t, termify } from "./i18n.js";
+import { h } from "./summary.js";
+
+/** An element that fills with the chart of table `tableId`'s STONES by round. */
+export function stonesChart(tableId, names) {
+  const box = h("div", { class: "stones-chart", "data-stones-chart": "" });
+  api("GET", `/api/tables/${encodeURIComponent(tableId)}/stones`)
+    .then((doc) => {
+      if (!doc.stones.length) return;
+      const title = t("players.stones_over_rounds");
+      box.appendChild(h("h3", { html: termify(title) }));
+      const series = names.map((name, seat) => ({ name, points: doc.stones.map((r) => r[seat]) }));
+      box.appendChild(lineChart({ title, xLabel: t("players.chart_round"), series, legend: true }));
+    })
+    .catch(() => box.remove()); // the standings stand without it
+  return box;
+}

@@ -1,0 +1,148 @@
+// Players who come back: the profile this browser plays under, picked on the start page
+// or made there, kept like a seat token (domeng.profile). A seat taken with it counts
+// for the profile: its figures, its page, its rating.
+
+import { api } from "./api.js";
+import { t } from "./i18n.js";
+import { h } from "./summary.js";
+import { showApiError, showError } from "./ui.js";
+
+const STORE = "domeng.profile";
+
+export const MARKS = {
+  red: "#c0392b",
+  orange: "#d35400",
+  gold: "#b7950b",
+  green: "#1e8449",
+  teal: "#138d75",
+  blue: "#2471a3",
+  purple: "#7d3c98",
+  pink: "#c2185b",
+};
+
+/** The profile this browser plays under ({id, name, mark, token}), or null. */
+export function currentProfile() {
+  try {
+    const p = JSON.parse(localStorage.getItem(STORE) || "null");
+    return p && p.id && p.token ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+function keep(p) {
+  if (p) localStorage.setItem(STORE, JSON.stringify({ id: p.id, name: p.name, mark: p.mark, token: p.token }));
+  else localStorage.removeItem(STORE);
+}
+
+/** What a seat's body adds to count for the profile: {profile: token}, or nothing. */
+export function withProfile() {
+  const p = currentProfile();
+  return p ? { profile: p.token } : {};
+}
+
+/** A profile's coloured mark. */
+export function markDot(mark) {
+  const dot = h("span", { class: "mark-dot", "aria-hidden": "true" });
+  dot.style.background = MARKS[mark] || MARKS.blue;
+  return dot;
+}
+
+export function ratingText(p) {
+  return t("players.rating_value", { rating: Number(p.rating).toFixed(1), uncertainty: Number(p.uncertainty).toFixed(1) });
+}
+
+/**
+ * The picker on the start page, in `root`. `changed(profile or null)` is called when the
+ * person picks, makes or leaves a profile. Answers {render()}.
+ */
+export function profilePicker(root, changed) {
+  let people = null; // the service's person profiles, once fetched
+  let me = null; // the current profile as the service has it now
+
+  async function load() {
+    try {
+      const all = (await api("GET", "/api/profiles")).profiles;
+      people = all.filter((p) => p.kind === "person");
+      const kept = currentProfile();
+      me = kept ? people.find((p) => p.id === kept.id) || null : null;
+      if (kept && !me) keep(null); // the service no longer has it
+    } catch (e) {
+      people = [];
+      showApiError(e);
+    }
+    render();
+  }
+
+  async function pick(id) {
+    try {
+      const p = await api("POST", `/api/profiles/${encodeURIComponent(id)}/pick`);
+      keep(p);
+      me = p;
+      changed(p);
+    } catch (e) {
+      showApiError(e);
+    }
+    render();
+  }
+
+  async function make(name, mark) {
+    if (!name) {
+      showError(t("lobby.name_needed"));
+      return;
+    }
+    try {
+      const p = await api("POST", "/api/profiles", { name, mark, language: document.documentElement.lang || "en" });
+      keep(p);
+      me = p;
+      people = [...(people || []), p];
+      changed(p);
+    } catch (e) {
+      if (e.code === "name_taken") showError(t("players.name_taken"));
+      else showApiError(e);
+    }
+    render();
+  }
+
+  function render() {
+    root.replaceChildren();
+    root.dataset.profileBox = "";
+    if (people === null) return;
+    if (me) {
+      const line = h("p", { class: "profile-now", "data-profile-now": me.id });
+      line.append(markDot(me.mark), h("strong", { text: t("players.playing_as", { name: me.name }) }), " ", h("span", { class: "muted", text: `${t("players.rating")} ${ratingText(me)}` }));
+      const page = h("a", { class: "button small", href: `#/player/${encodeURIComponent(me.id)}`, text: t("players.my_page") });
+      const leave = h("button", { type: "button", class: "small", "data-profile-leave": "", text: t("players.change") });
+      leave.addEventListener("click", () => {
+        keep(null);
+        me = null;
+        changed(null);
+        render();
+      });
+      line.append(" ", page, " ", leave);
+      root.appendChild(line);
+      return;
+    }
+    root.appendChild(h("h2", { class: "profile-title", text: t("players.who") }));
+    const row = h("div", { class: "row" });
+    if (people.length) {
+      const select = h("select", { "data-profile-pick": "", "aria-label": t("players.choose") });
+      select.appendChild(h("option", { value: "", text: t("players.choose") }));
+      for (const p of people) select.appendChild(h("option", { value: p.id, text: p.name }));
+      select.addEventListener("change", () => select.value && pick(select.value));
+      row.appendChild(select);
+    }
+    const name = h("input", { maxlength: 40, autocomplete: "nickname", "data-profile-name": "", placeholder: t("players.new_name"), "aria-label": t("players.new_name") });
+    const mark = h("select", { "data-profile-mark": "", "aria-label": t("players.mark") });
+    for (const m of Object.keys(MARKS)) mark.appendChild(h("option", { value: m, text: t(`players.mark_${m}`) }));
+    const create = h("button", { type: "button", "data-profile-create": "", text: t("players.create") });
+    create.addEventListener("click", () => make(name.value.trim(), mark.value));
+    name.addEventListener("keydown", (ev) => ev.key === "Enter" && make(name.value.trim(), mark.value));
+    row.append(name, mark, create);
+    root.appendChild(row);
+    root.appendChild(h("p", { class: "muted small-print", text: people.length ? t("players.help") : t("players.none_yet") }));
+  }
+
+  load();
+  return { render };
+}

@@ -1,0 +1,174 @@
+"""The storage contract for players who come back (storage/history.py), against every
+backend; and a file made by the version before them, which opens in place, keeps every
+table and gains theirs (tests/server/fixtures/tables-v3.sqlite3)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from domeng.server.storage import (
+    COMPUTER,
+    PERSON,
+    Figures,
+    MemoryStorage,
+    RecordedRound,
+    RoundPart,
+    SQLiteStorage,
+    Storage,
+    StorageError,
+    StoredProfile,
+)
+from domeng.server.storage.sqlite import MIGRATIONS
+from domeng.server.tables import rebuild
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
+    if request.param == "sqlite":
+        return SQLiteStorage(tmp_path / "h.sqlite3")
+    return MemoryStorage()
+
+
+def person(pid: str, name: str, token: str | None = None) -> StoredProfile:
+    return StoredProfile(
+        pid, name, "en", "blue", PERSON, token or f"tok-{pid}", 1.0, Figures(25, 8)
+    )
+
+
+def part(pid: str, seat: int, received: int, **flags: object) -> RoundPart:
+    base: dict[str, object] = dict(won=False, camat=False, ceki=False, pollo=False)
+    base |= dict(manguno=False, mattikkeng=False, passebunge=0, mu=26.0, sigma=7.0)
+    base |= flags
+    return RoundPart(pid, seat, 1, received, **base)  # type: ignore[arg-type]
+
+
+def test_profiles_come_back_people_first_with_unique_names(store: Storage) -> None:
+    store.create_profile(person("p-2", "zara"))
+    store.create_profile(person("p-1", "Andi"))
+    bot = StoredProfile("basic", "basic", "en", "computer", COMPUTER, None, 1.0, Figures(24, 1))
+    store.create_profile(bot)
+    assert [p.id for p in store.profiles()] == ["p-1", "p-2", "basic"]
+    assert store.profile(name="ANDI") == person("p-1", "Andi")
+    assert store.profile(token="tok-p-2") is not None and store.profile(token="x") is None
+    assert store.profile(id="basic") == bot
+    for clash in (person("p-3", "andi"), person("p-1", "Other"), person("p-4", "New", "tok-p-1")):
+        with pytest.raises(StorageError):
+            store.create_profile(clash)
+    assert len(store.profiles()) == 3
+
+
+def test_a_recorded_round_adds_to_the_figures_games_and_head_to_head(store: Storage) -> None:
+    for pid in ("a", "b"):
+        store.create_profile(person(pid, pid.upper()))
+    parts = [part("a", 0, 3, won=True, ceki=True, passebunge=1), part("b", 2, 5, camat=True)]
+    store.record_round(RecordedRound("g1", "table", 1, 100.0, parts))
+    store.record_round(RecordedRound("g1", "table", 2, 110.0, [part("a", 0, 1, mu=27.5)]))
+    store.record_round(RecordedRound("g2", "terminal", 1, 120.0, [part("a", 1, 0)], "{}"))
+    a = store.profile(id="a")
+    assert a is not None
+    f = a.figures
+    assert (f.games, f.rounds, f.received, f.won, f.ceki, f.passebunge) == (2, 3, 4, 1, 1, 1)
+    assert (f.mu, f.sigma) == (26.0, 7.0)  # the last round's rating
+    games = store.played_games("a")
+    assert [(g.game, g.rounds, g.received, g.first, g.last) for g in games] == [
+        ("g2", 1, 0, 120.0, 120.0),
+        ("g1", 2, 4, 100.0, 110.0),
+    ]
+    assert games[1].mu == 27.5 and store.played_games("a", 1) == games[:1]
+    (h,) = store.head_to_head("a")
+    assert (h.opponent, h.rounds, h.received, h.opponent_received) == ("b", 1, 3, 5)
+    assert (h.seats, h.opponent_seats) == (1, 1)
+    assert store.head_to_head("b")[0].opponent_received == 3
+    assert store.recorded_rounds("g1") == 2 and store.recorded_rounds("nope") == 0
+    assert store.game_record("g2") == "{}" and store.game_record("g1") is None
+    b = store.profile(id="b")
+    assert b is not None and b.figures.camat == 1
+
+
+def test_rounds_are_recorded_in_order_once_and_a_refused_one_keeps_nothing(
+    store: Storage,
+) -> None:
+    store.create_profile(person("a", "A"))
+    store.record_round(RecordedRound("g", "table", 1, 1.0, [part("a", 0, 2)]))
+    for bad in (
+        RecordedRound("g", "table", 1, 2.0, [part("a", 0, 2)]),  # again
+        RecordedRound("g", "table", 3, 2.0, [part("a", 0, 2)]),  # one skipped
+        RecordedRound("g", "table", 2, 2.0, [part("a", 0, 2), part("ghost", 1, 1)]),
+    ):
+        with pytest.raises(StorageError):
+            store.record_round(bad)
+    a = store.profile(id="a")
+    assert a is not None and (a.figures.rounds, a.figures.received) == (1, 2)
+    assert store.recorded_rounds("g") == 1
+
+
+def test_the_leaderboard_is_by_rating_from_a_number_of_games(store: Storage) -> None:
+    for pid in ("a", "b", "c"):
+        store.create_profile(person(pid, pid))
+    for n in range(3):
+        parts = [part("a", 0, 1, mu=20.0), part("b", 1, 1, mu=30.0)]
+        if n == 0:
+            parts.append(part("c", 2, 0, mu=40.0))
+        store.record_round(RecordedRound(f"g{n}", "table", 1, float(n), parts))
+    assert [p.id for p in store.leaderboard(2)] == ["b", "a"]
+    assert [p.id for p in store.leaderboard(1)] == ["c", "b", "a"]
+
+
+def test_a_file_of_the_version_before_players_opens_in_place_and_gains_them(
+    tmp_path: Path,
+) -> None:
+    # made by Domeng before profiles (schema 3): a table in progress, a finished one
+    old = tmp_path / "tables.sqlite3"
+    shutil.copy(Path(__file__).parent / "fixtures" / "tables-v3.sqlite3", old)
+    s = SQLiteStorage(old)
+    assert s.version == len(MIGRATIONS) == 4
+    (playing,) = s.load_tables()
+    assert playing.id == "v3inplay01" and playing.chat[0].text == "hello"
+    assert [len(p) for p in playing.plays] == [len(p) for p in playing.plays if p] and all(
+        seat.profile is None for seat in playing.seats
+    )
+    assert len(rebuild(playing).rounds) == 2
+    finished = s.load_table("v3ended001")
+    assert finished is not None and finished.ended == "host"
+    assert s.finished_tables(10) == [{"id": "v3ended001", "status": "finished"}]
+    assert s.profiles() == []
+    s.create_profile(person("a", "Ann"))
+    s.record_round(RecordedRound("v3inplay01", "table", 1, 5.0, [part("a", 0, 2)]))
+    s.close()
+    again = SQLiteStorage(old)
+    assert again.version == 4
+    ann = again.profile(name="ann")
+    assert ann is not None and ann.figures.rounds == 1
+    assert again.load_tables()[0].id == "v3inplay01"
+    again.close()
+
+
+def test_a_seats_profile_is_stored_with_it(store: Storage) -> None:
+    from domeng.server.storage import StoredSeat, StoredTable
+
+    seats = [StoredSeat("person", None, "Ann", "ab" * 32, profile="p-1")]
+    seats += [StoredSeat("computer", "basic", f"C{n}") for n in range(4)]
+    store.create_table(StoredTable("t1", 1.0, {}, seats))
+    loaded = store.load_table("t1")
+    assert loaded is not None and loaded.seats[0].profile == "p-1"
+    store.save_seat("t1", 0, StoredSeat("person", None, "Seat 0", profile=None))
+    again = store.load_table("t1")
+    assert again is not None and again.seats[0].profile is None
+
+
+def test_a_players_charts_are_sampled_with_a_moving_sum(store: Storage) -> None:
+    store.create_profile(person("a", "A"))
+    for n in range(1, 24):  # game n: n stones in one round, rating 20 + n
+        done = RecordedRound(f"g{n:02}", "table", 1, float(n), [part("a", 0, n, mu=20.0 + n)])
+        store.record_round(done)
+    points = store.series("a", 5, 3)
+    assert [p.game for p in points] == [3, 8, 13, 18, 23]  # every 5th, the last kept
+    assert [p.mu for p in points] == [23.0, 28.0, 33.0, 38.0, 43.0]
+    assert (points[0].received, points[0].rounds) == (1 + 2 + 3, 3)
+    assert (points[-1].received, points[-1].rounds) == (21 + 22 + 23, 3)
+    whole = store.series("a", 100, 10)
+    assert [p.game for p in whole] == list(range(1, 24)) and whole[0].rounds == 1
+    assert store.series("nobody", 10, 3) == []

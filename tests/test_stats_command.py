@@ -1,0 +1,75 @@
+"""`domeng play --player NAME` and `domeng stats`: a terminal game counts for a profile in
+the database the service shares, also when the service held it while the game was
+played; the stats are the service's documents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from domeng.cli import main
+from domeng.engine.record import load_recorded_game
+from domeng.history.figures import round_figures
+from domeng.server.storage import SQLiteStorage
+
+CYCLE = "1\n2\n3\n4\n5\nl\n"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("DOMENG_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def run(*args: str, input: str = "") -> Result:
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def test_a_terminal_game_counts_for_the_player_and_stats_shows_it(data_dir: Path) -> None:
+    played = run("play", "--player", "Andi", "--seed", "3", "--until", "rounds=2", "--pause",
+                 "0", input=CYCLE * 200)  # fmt: skip
+    assert played.exit_code == 0, played.output
+    assert "Playing as Andi" in played.output and "Counted for Andi" in played.output
+    (record,) = (data_dir / "games").glob("*.json")
+    got = load_recorded_game(record)
+    assert got.players[0] == "Andi"
+    doc = json.loads(run("stats", "andi", "--json").output)
+    f = doc["figures"]
+    assert (f["games"], f["rounds"]) == (1, 2)
+    assert f["received"] == sum(round_figures(r)[0].received for r in got.game.rounds)
+    assert f["rounds_won"] == sum(round_figures(r)[0].won for r in got.game.rounds)
+    assert doc["recent"][0]["source"] == "terminal"
+    assert doc["recent"][0]["record"] == f"/api/games/terminal-{record.stem}/record"
+    assert [h["opponent"]["id"] for h in doc["head_to_head"]] == ["basic"]
+    text = run("stats", "Andi")
+    assert text.exit_code == 0 and "Head to head" in text.output and "MATTIKKENG" in text.output
+    board = run("stats")
+    assert board.exit_code == 0 and "5 games" in board.output
+    missing = run("stats", "Nobody")
+    assert missing.exit_code == 1 and "no player called 'Nobody'" in missing.output
+
+
+def test_a_game_played_while_the_service_holds_the_database_counts_later(
+    data_dir: Path,
+) -> None:
+    held = SQLiteStorage(data_dir / "domeng.sqlite3")  # as domeng serve holds it
+    try:
+        played = run("play", "--player", "Besse", "--seed", "5", "--until", "rounds=1",
+                     "--pause", "0", input=CYCLE * 100)  # fmt: skip
+        assert played.exit_code == 0, played.output
+        assert "has the database open" in played.output
+        assert len(list((data_dir / "pending").glob("terminal-*.json"))) == 1
+        assert run("stats").exit_code == 1  # it says why
+    finally:
+        held.close()
+    doc = json.loads(run("stats", "Besse", "--json").output)  # the note is recorded now
+    assert doc["figures"]["rounds"] == 1
+    assert not list((data_dir / "pending").glob("*.json"))
+
+
+def test_a_computer_levels_name_is_not_a_player(data_dir: Path) -> None:
+    r = run("play", "--player", "expert", "--seed", "1", input="q\n")
+    assert r.exit_code == 2 and "computer player's profile" in r.output
