@@ -21,6 +21,7 @@ def _register() -> None:
         main.add_command(module.command)
     main.add_command(__import__("domeng.commands.sim", fromlist=["command"]).command)
     main.add_command(__import__("domeng.commands.serve", fromlist=["command"]).command)
+    main.add_command(__import__("domeng.commands.review", fromlist=["command"]).command)
 
 
 _register()
