@@ -89,6 +89,7 @@ class Decision:
             "mark": self.mark,
             "reasons": [w.to_json() for w in self.reasons],
             "stand_in": self.stand_in,
+            "numbers": [[round(p, DIGITS) for p in row] for row in self.judgement.beliefs.numbers],
             "hindsight": {
                 "played": round(self.hindsight_of(self.played_move).value, DIGITS),
                 "best": _valued(seen),
@@ -109,14 +110,16 @@ def _valued(mv: MoveValue) -> dict[str, object]:
     }
 
 
-def _positions(game: Game) -> Iterator[tuple[int, int, Round]]:
-    """Every position of every round, rebuilt by the engine from the deals: (round
-    number, play index, a copy of the round before that play)."""
+def _positions(game: Game, seat: int, only: int | None) -> Iterator[tuple[int, int, Round]]:
+    """Every position of ``seat``'s turns, rebuilt by the engine from the deals (in round
+    ``only`` when given): (round number, play index, a copy of the round before that
+    play)."""
     replay = Game(game.variants)
     for r in game.rounds:
         fresh = replay.start_round(list(r.dealt), r.unused)
-        for k, (_, m) in enumerate(r.plays):
-            yield r.number, k, fresh.clone()
+        for k, (who, m) in enumerate(r.plays):
+            if who == seat and only in (None, r.number):
+                yield r.number, k, fresh.clone()
             fresh.play(m)
 
 
@@ -127,13 +130,15 @@ def decisions(
     *,
     seed: int = 0,
     with_hindsight: bool = True,
+    only_round: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[Decision]:
-    """Every decision of ``seat`` in the recorded game, reviewed (see the module)."""
+    """Every decision of ``seat`` in the recorded game (in round ``only_round`` when
+    given), reviewed (see the module)."""
     if not 0 <= seat < 5:
         raise ValueError(f"no seat {seat} (seats are 0-4)")
     out: list[Decision] = []
-    for number, index, r in _positions(recorded.game):
+    for number, index, r in _positions(recorded.game, seat, only_round):
         if r.turn != seat or len(r.legal_moves()) < 2:
             continue
         played_move = recorded.game.rounds[number - 1].plays[index][1]

@@ -13,10 +13,14 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import TypeVar
 
 from domeng.bots import make_player, player_names
 from domeng.engine import Move, SeatView
+
+T = TypeVar("T")
 
 LIGHT_LEVELS = frozenset({"random", "basic"})
 """Players cheap enough to run in a thread of the service's own process."""
@@ -57,6 +61,12 @@ class BotRunner:
     async def choose(self, level: str, seed: int, v: SeatView) -> Move:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(level), choose_move, level, seed, v)
+
+    async def think(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in the process pool the searching players use (the coach's
+        hints: a module-level function and picklable arguments)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor("expert"), work, *args)
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)

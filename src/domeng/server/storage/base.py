@@ -50,6 +50,9 @@ class StoredSeat:
     """The round from which the seat's person plays it (a computer plays it before)."""
     timeouts: int = 0
     """Moves in a row the turn clock had a computer make for this seat's person."""
+    hints: int = 0
+    """How many of the coach's hints this seat's person asked for (the final standings
+    show it)."""
 
 
 @dataclass(slots=True)

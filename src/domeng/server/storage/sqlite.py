@@ -100,10 +100,16 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tables ADD COLUMN summary TEXT;
     CREATE INDEX tables_in_progress ON tables (ended, removed, created, id);
     """,
+    # 4: the coach's hints a seat's person asked for
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 """The schema, step by step: step N brings a file from ``user_version`` N-1 to N."""
 
-_SEAT_COLUMNS = "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts"
+_SEAT_COLUMNS = (
+    "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts, hints"
+)
 
 
 class SQLiteStorage(Storage):
@@ -164,7 +170,7 @@ class SQLiteStorage(Storage):
             for n, s in enumerate(table.seats):
                 db.execute(
                     f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (table.id, n, *_seat_values(s)),
                 )
             for n, d in enumerate(table.deals, 1):
@@ -219,12 +225,11 @@ class SQLiteStorage(Storage):
             "ORDER BY table_id, seat",
             params,
         ):
-            kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts = values
-            tables[tid].seats.append(
-                StoredSeat(
-                    kind, level, name, token_hash, ready, seed, invite, bool(open_), sits, timeouts
-                )
-            )
+            kind, level, name, token_hash, ready, seed, invite, open_, *counts = values
+            sits, timeouts, hints = counts
+            seat = StoredSeat(kind, level, name, token_hash, ready, seed, invite, bool(open_))
+            seat.sits_from, seat.timeouts, seat.hints = sits, timeouts, hints
+            tables[tid].seats.append(seat)
         for tid, _, hands, unused, at in db.execute(
             f"SELECT table_id, number, hands, unused, at FROM deals WHERE table_id IN ({picked}) "
             "ORDER BY table_id, number",
@@ -355,8 +360,8 @@ class SQLiteStorage(Storage):
 
 def _seat_values(
     s: StoredSeat,
-) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int]:
+) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int, int]:
     return (
         s.kind, s.level, s.name, s.token_hash, s.ready, s.seed, s.invite, int(s.open),
-        s.sits_from, s.timeouts,
+        s.sits_from, s.timeouts, s.hints,
     )  # fmt: skip
