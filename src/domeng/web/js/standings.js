@@ -2,6 +2,7 @@
 // figures over the game. Final once the game is over (`status: "finished"`).
 
 import { setTermText, t, termify } from "./i18n.js";
+import { hintsNote } from "./coach.js";
 import { h } from "./summary.js";
 
 const COLUMNS = [
@@ -50,7 +51,10 @@ export function standingsElement(table, names, actions = null) {
   for (const r of rows) {
     const tr = h("tr", { class: r.rank === 1 ? "won" : "", "data-standing-seat": r.seat });
     tr.appendChild(h("td", { class: "rank", "data-label": t("standings.rank"), text: String(r.rank) }));
-    tr.appendChild(h("td", { class: "who", text: names[r.seat] }));
+    const who = h("td", { class: "who", text: names[r.seat] });
+    const hints = hintsNote((table.seats || [])[r.seat]); // "3 hints": the coach's, asked for
+    if (hints) who.appendChild(h("small", { class: "muted hints-note", "data-hints": "", text: ` · ${hints}` }));
+    tr.appendChild(who);
     for (const [field, key] of COLUMNS) {
       tr.appendChild(h("td", { class: "num", "data-label": heading(key), text: String(r[field]) }));
     }
