@@ -13,7 +13,7 @@ hindsight: the same moves valued knowing every hand
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domeng.engine import Game, Move, Round, view
 from domeng.engine.record import RecordedGame
@@ -31,6 +31,10 @@ BLUNDER = 0.75
 """A loss of this many stones or more is a blunder."""
 DIGITS = 3
 """Values are given to this many decimals."""
+REVIEW_CAP = 30.0
+"""The time cap on each judgement of a review, in seconds: far above the level's own, so
+that a busy machine does not cut a review's play-outs short and the same record always
+gets the same review (a review is not played against a clock)."""
 
 
 def mark_of(loss: float) -> str | None:
@@ -137,6 +141,7 @@ def decisions(
     given), reviewed (see the module)."""
     if not 0 <= seat < 5:
         raise ValueError(f"no seat {seat} (seats are 0-4)")
+    level = replace(level, max_seconds=max(level.max_seconds, REVIEW_CAP))
     out: list[Decision] = []
     for number, index, r in _positions(recorded.game, seat, only_round):
         if r.turn != seat or len(r.legal_moves()) < 2:

@@ -133,7 +133,7 @@ export function beliefsChart(numbers, names, seat) {
 }
 
 /** One reviewed decision (`domeng review --json`'s) as an element. */
-export function decisionElement(d, names, { beliefs = false } = {}) {
+export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
   const item = h("li", { class: `decision${d.mark ? ` ${d.mark}` : ""}`, "data-decision": d.index });
   const head = ct("decision", { n: d.index + 1, played: moveText(d.played), best: moveText(d.best), loss: stonesText(d.loss) });
   item.appendChild(h("p", { class: "decision-head", text: head }));
@@ -143,7 +143,7 @@ export function decisionElement(d, names, { beliefs = false } = {}) {
   if (d.reasons.length) item.appendChild(setTermText(h("p", { class: "decision-why" }), d.reasons.map((r) => reasonText(r, names)).join(" ")));
   item.appendChild(h("p", { class: "muted hindsight", "data-hindsight": "", text: ct("hindsight", { played: stonesText(d.hindsight.played), best: moveText(d.hindsight.best), value: stonesText(d.hindsight.best.value) }) }));
   if (d.stand_in) item.appendChild(h("p", { class: "muted", text: ct("stand_in") }));
-  if (beliefs && d.numbers) item.appendChild(beliefsChart(d.numbers, names, -1));
+  if (beliefs && d.numbers) item.appendChild(beliefsChart(d.numbers, names, seat));
   return item;
 }
 

@@ -192,7 +192,7 @@ export function replayPage(root, source) {
       const d = doc ? doc.decisions.find((x) => x.index === st.step) : null;
       let body;
       if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
-      else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true })]);
+      else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
       else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: doc.total_loss.toFixed(2) }) });
       panel.replaceChildren(body);
     }
