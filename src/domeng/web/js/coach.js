@@ -43,6 +43,13 @@ export function reasonText(r, names) {
   });
 }
 
+/** The new table's `hints` setting: a label and a select (auto, on, off). */
+export function hintsSetting(select, label) {
+  label.textContent = ct("setting");
+  const now = select.value || "auto";
+  select.replaceChildren(...["auto", "on", "off"].map((k) => h("option", { value: k, selected: k === now, text: ct(`setting_${k}`) })));
+}
+
 /** How many hints a seat asked for, for the standings ("" for none). */
 export function hintsNote(seat) {
   return seat && seat.hints ? ct("hints_n", { n: seat.hints }) : "";
