@@ -280,6 +280,7 @@ async def _replayed(request: Request, record: bytes) -> Response:
 
 async def get_review(request: Request) -> Response:
     """The coach's review of a seat in a finished round (:mod:`.reviews`)."""
+    _share(request, "review")
     t = await _hub(request).find(request.path_params["id"])
     record = _json_bytes(t.record_json(finished_rounds=True))
     return await _reviewed(request, record)
@@ -287,7 +288,7 @@ async def get_review(request: Request) -> Response:
 
 async def review_record(request: Request) -> Response:
     """The coach's review of a seat in a round of a record the client sent."""
-    _share(request, "replay")
+    _share(request, "review")
     return await _reviewed(request, await _raw_body(request, MAX_RECORD))
 
 

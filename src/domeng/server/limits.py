@@ -46,6 +46,7 @@ ADDRESS_SHARES: dict[str, Share] = {
     "seat": Share(30, 1.0),
     "host": Share(30, 1.0),
     "replay": Share(5, 0.2),
+    "review": Share(10, 0.2),  # the coach's review of a round: seconds of the worker's time
 }
 """Per client address, per kind of change over HTTP."""
 
