@@ -41,8 +41,8 @@ TEXTS: dict[str, str] = {
     "why": "  why: {why}",
     "hindsight": "  hindsight (knowing every hand): played {played}, best {best}",
     "stand_in": "  (a computer played this for {name})",
-    "total": "Total: {loss} stones lost over {count} decisions ({mistakes} mistakes, "
-    "{blunders} blunders).",
+    "total": "Total: {loss} stones lost over {count} decisions (mistakes: {mistakes}, "
+    "blunders: {blunders}).",
     "mistake": " - a mistake",
     "blunder": " - a BLUNDER",
     "error": "domeng review: {message}",
