@@ -88,6 +88,7 @@ def _register() -> None:
     main.add_command(__import__("domeng.commands.sim", fromlist=["command"]).command)
     main.add_command(__import__("domeng.commands.serve", fromlist=["command"]).command)
     main.add_command(__import__("domeng.commands.stats", fromlist=["command"]).command)
+    main.add_command(__import__("domeng.commands.review", fromlist=["command"]).command)
 
 
 _register()

@@ -368,11 +368,13 @@ export function drawBoard(o) {
       const playable = o.playable.has(tn);
       const x = L.hand[0] + (i - (o.hand.length - 1) / 2) * step;
       const lift = o.selected === tn ? -22 : playable && o.myTurn ? -12 : 0;
-      const cls = ["hand-tile", playable ? "playable" : "unplayable", o.myTurn ? "my-turn" : "", o.selected === tn ? "selected" : ""].join(" ");
+      const hinted = o.hinted === tn; // the coach's best tile (a hint asked for)
+      const cls = ["hand-tile", playable ? "playable" : "unplayable", o.myTurn ? "my-turn" : "", o.selected === tn ? "selected" : "", hinted ? "hinted" : ""].join(" ");
       const g = el("g", {
         class: cls,
         "data-tile": tn,
         "data-playable": playable ? "true" : "false",
+        ...(hinted ? { "data-hinted": "true" } : {}),
         tabindex: 0,
         role: "button",
         "aria-label": `[${a}|${b}]${playable ? ` — ${t("board.playable")}` : ""}`,
@@ -385,6 +387,7 @@ export function drawBoard(o) {
       if (playable && o.myTurn) {
         g.appendChild(el("rect", { x: -hs - 5, y: -hs / 2 - 5, width: 2 * hs + 10, height: hs + 10, rx: 10, class: "glow" }));
       }
+      if (hinted) g.appendChild(el("rect", { x: -hs - 9, y: -hs / 2 - 9, width: 2 * hs + 18, height: hs + 18, rx: 12, class: "hint-ring" }));
       g.addEventListener("click", () => o.onTile(tn));
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {

@@ -4,6 +4,7 @@
 // watching, the final standings, opening a record file.
 
 import { api, forgetTable, hostToken, keepHost, keepSeat, myTables, pref, seatsAt, setPref } from "./api.js";
+import { hintsSetting } from "./coach.js";
 import { removeDialog } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
@@ -125,6 +126,7 @@ export function lobbyPage(root) {
           <label><span data-i18n="lobby.end"></span> <select id="end-kind" data-end-kind></select></label>
           <label class="end-n"><span class="end-n-label"></span> <input id="end-n" data-end-n type="number" min="1" inputmode="numeric"></label>
           <label class="check"><input type="checkbox" id="spectator-chat" data-spectator-chat> <span data-i18n="lobby.spectator_chat"></span></label>
+          <label><span class="hints-label"></span> <select id="hints" data-hints-setting></select></label>
         </div>
         <button type="button" class="primary" id="create" data-i18n="lobby.create"></button>
         <div class="created"></div>
@@ -219,6 +221,7 @@ export function lobbyPage(root) {
       turn_seconds: clock ? Number(clock) : null,
       end: endKind === "open" ? null : { [endKind]: endN[endKind] },
       spectator_chat: q("#spectator-chat").checked,
+      hints: { auto: null, on: true, off: false }[q("#hints").value || "auto"],
     };
     try {
       const table = await api("POST", "/api/tables", body);
@@ -321,6 +324,7 @@ export function lobbyPage(root) {
     const paceNow = q("#pace").value || "800";
     q("#pace").replaceChildren(...paces.map(([k, ms]) => h("option", { value: ms, selected: String(ms) === paceNow, text: t(`pace.${k}`) })));
     picker.render();
+    hintsSetting(q("#hints"), q(".hints-label"));
     renderClock();
     renderEnd();
     renderSeats();

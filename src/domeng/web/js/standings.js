@@ -3,6 +3,7 @@
 
 import { setTermText, t, termify } from "./i18n.js";
 import { stonesChart } from "./gamechart.js";
+import { hintsNote } from "./coach.js";
 import { h } from "./summary.js";
 
 const COLUMNS = [
@@ -51,7 +52,10 @@ export function standingsElement(table, names, actions = null) {
   for (const r of rows) {
     const tr = h("tr", { class: r.rank === 1 ? "won" : "", "data-standing-seat": r.seat });
     tr.appendChild(h("td", { class: "rank", "data-label": t("standings.rank"), text: String(r.rank) }));
-    tr.appendChild(h("td", { class: "who", text: names[r.seat] }));
+    const who = h("td", { class: "who", text: names[r.seat] });
+    const hints = hintsNote((table.seats || [])[r.seat]); // "3 hints": the coach's, asked for
+    if (hints) who.appendChild(h("small", { class: "muted hints-note", "data-hints": "", text: ` · ${hints}` }));
+    tr.appendChild(who);
     for (const [field, key] of COLUMNS) {
       tr.appendChild(h("td", { class: "num", "data-label": heading(key), text: String(r[field]) }));
     }

@@ -7,6 +7,7 @@ import { api, forgetSeat, hostAction, hostToken, keepHost, keepSeat, seatsAt } f
 import { describe } from "./account.js";
 import { drawBoard, layoutFor, tickClocks } from "./board.js";
 import { chatWords, createChat } from "./chat.js";
+import { createHints, ct, reviewCache, reviewElement } from "./coach.js";
 import { againButton, hostButtons, removeButton } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
@@ -47,6 +48,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     againTo: null,
     hideStandings: false,
     lastRound: false,
+    reviewOf: 0,
     leaving: false,
   };
 
@@ -58,6 +60,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           <button type="button" class="primary small back" data-back hidden></button>
           <button type="button" class="small show-summary" hidden data-i18n="table.show_summary"></button>
         </div>
+        <div class="coach-box" hidden></div>
         <p class="notice" data-notice hidden></p>
         <details class="host-panel" data-host-controls hidden>
           <summary></summary>
@@ -126,6 +129,13 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       render();
     },
   });
+  const hints = createHints(q(".coach-box"), {
+    send(message) {
+      const c = chooseActive();
+      return c && c.seat !== null && c.seat !== undefined ? send(c, message) : null;
+    },
+  });
+  const reviews = reviewCache({ kind: "table", id: tableId }, () => render(), showApiError);
   q(".reveal").addEventListener("click", () => {
     st.revealed = st.active;
     render();
@@ -213,6 +223,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       case "chat":
         chat.add(msg);
         break;
+      case "hint":
+        hints.came(msg);
+        render();
+        break;
       case "again":
         playAgain(msg);
         break;
@@ -227,6 +241,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       case "error":
         st.pending = false;
         chat.refused(msg.reply_to);
+        hints.refused(msg.reply_to);
         if (msg.code === "bad_token") {
           forgetSeat(tableId, c.seat);
           c.token = null;
@@ -495,9 +510,11 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       presence: table ? table.seats.map(presenceOf) : null,
       clock: finished || (v && v.summary) ? null : st.clock,
       bubbles,
+      hinted: myTurn && !isCovered ? hints.marked(c.state) : null,
       onTile,
       onEnd,
     });
+    hints.render({ table, myTurn: myTurn && !isCovered, state: c ? c.state : 0, names: nm });
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
     wrap.replaceChildren(board);
     if (focused) {
@@ -625,7 +642,22 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           render();
         });
         actions.appendChild(look);
+        const reviewer = mySeatShown ? c.seat : null;
+        if (reviewer !== null) {
+          // the coach's review of this seat's decisions in the round just over
+          const open = st.reviewOf === v.round;
+          const btn = h("button", { type: "button", class: "small", "data-review-open": "", "aria-expanded": open ? "true" : "false", text: ct("review") });
+          btn.addEventListener("click", () => {
+            st.reviewOf = open ? 0 : v.round;
+            render();
+          });
+          actions.appendChild(btn);
+        }
         cards.push(summaryElement({ summary: v.summary, names: nm, number: v.round, events: st.events, actions }));
+        if (reviewer !== null && st.reviewOf === v.round) {
+          const doc = reviews.get(reviewer, v.round);
+          cards.push(doc ? reviewElement(doc, nm) : h("p", { class: "muted review-card", "data-reviewing": "", text: ct("reviewing") }));
+        }
       }
       const hadFocus = layer.contains(document.activeElement) ? document.activeElement.dataset : null;
       layer.replaceChildren(h("div", { class: "layer-cards" }, cards));
