@@ -92,7 +92,9 @@ def test_every_text_the_pages_ask_for_exists() -> None:
         asked |= set(re.findall(r'data-i18n="([\w.:-]+)"', source))
     asked |= set(re.findall(r'data-i18n="([\w.:-]+)"', (WEB / "index.html").read_text()))
     assert asked, "no texts found"
-    assert sorted(k for k in asked if k not in en) == []
+    # a group of texts ("living": {"mute": ...}) is asked for as "living.mute"
+    known = set(en) | {f"{g}.{k}" for g, v in en.items() if g != "terms" and isinstance(v, dict) for k in v}
+    assert sorted(k for k in asked if k not in known) == []
 
 
 def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any) -> None:
