@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { describe } from "./account.js";
 import { drawBoard, layoutFor } from "./board.js";
 import { seatName, setTermText, t } from "./i18n.js";
+import { handsElement } from "./hands.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
@@ -165,9 +166,13 @@ export function replayPage(root, source) {
     const wrap = q(".board-wrap");
     const fresh = new Set();
     if (s.play && s.play.tile) fresh.add(s.play.tile);
+    // on a phone the hands are shown face up under the board, large enough to read
+    const layout = layoutFor(wrap.clientWidth || window.innerWidth);
+    const below = layout === "tall";
     wrap.replaceChildren(
-      drawBoard({ layout: layoutFor(wrap.clientWidth || window.innerWidth), me: 0, names: plates, view, hand: null, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, faces: s.hands, onTile() {}, onEnd() {} }),
+      drawBoard({ layout, me: 0, names: plates, view, hand: null, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, faces: below ? null : s.hands, onTile() {}, onEnd() {} }),
     );
+    if (below) wrap.appendChild(handsElement(plates, s.hands));
     const events = all.slice(0, st.step + 1).flatMap((x) => x.events);
     q(".account-title").textContent = t("account.title", { n: rnd.number });
     const list = q(".account");
