@@ -93,7 +93,9 @@ def test_every_text_the_pages_ask_for_exists() -> None:
     asked |= set(re.findall(r'data-i18n="([\w.:-]+)"', (WEB / "index.html").read_text()))
     assert asked, "no texts found"
     # a group of texts ("living": {"mute": ...}) is asked for as "living.mute"
-    known = set(en) | {f"{g}.{k}" for g, v in en.items() if g != "terms" and isinstance(v, dict) for k in v}
+    known = set(en) | {
+        f"{g}.{k}" for g, v in en.items() if g != "terms" and isinstance(v, dict) for k in v
+    }
     assert sorted(k for k in asked if k not in known) == []
 
 

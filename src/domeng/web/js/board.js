@@ -149,7 +149,7 @@ function seatPanel(o) {
     // the backs, and how many in words ("4 tiles": a phone has no hover)
     const bs = 10;
     const words = counted("living.tiles", count);
-    const fit = fitLabel(words, w / 2 - 14, 14);
+    const fit = fitLabel(words, w / 2 - 14, 15);
     const backs = count * (bs + 5) - 5;
     const left = Math.max(-w / 2 + 10, -(backs + 8 + nameWidth(words, fit)) / 2);
     for (let i = 0; i < count; i++) g.appendChild(place(tileBack(bs), left + bs / 2 + i * (bs + 5), 1));
@@ -159,18 +159,17 @@ function seatPanel(o) {
   // STONES and CAMAT titles in words, each in half the plate
   const stonesWords = stonesText(stones);
   const info = el("g", { class: "seat-info", "data-seat-stones": stones });
-  info.appendChild(stoneIcon(-w / 2 + 16, h / 2 - 16, 6));
-  const sFit = fitLabel(stonesWords, w / 2 - 30, 14);
-  info.appendChild(text(-w / 2 + 26, h / 2 - 11, stonesWords, { class: "seat-small", style: `font-size: ${sFit}px` }));
+  const sFit = fitLabel(stonesWords, w / 2 - 14, 15);
+  info.appendChild(text(-w / 2 + 10, h / 2 - 11, stonesWords, { class: "seat-small", style: `font-size: ${sFit}px` }));
   g.appendChild(info);
   const titleWords = counted("living.titles", titles);
-  const tFit = fitLabel(`★ ${titleWords}`, w / 2 - 14, 14);
+  const tFit = fitLabel(`★ ${titleWords}`, w / 2 - 14, 15);
   const star = text(w / 2 - 10, h / 2 - 11, `★ ${titleWords}`, { class: "seat-small", "text-anchor": "end", "data-seat-titles": titles, style: `font-size: ${tFit}px` });
   g.appendChild(titled(star, `${t("board.titles")}: ${titles}`));
   if (o.colour) g.appendChild(el("rect", { x: -w / 2 + 18, y: -h / 2 + 1, width: w - 36, height: 4, rx: 2, fill: o.colour, class: "seat-stripe" }));
-  if (o.passed) {
-    // the seat's last move was a PASS: a badge until it lays a tile
-    const badge = el("g", { class: "pass-badge", "data-pass-badge": o.seat, transform: `translate(${w / 2 - 8} ${-h / 2 + 26})` });
+  if (o.passed && !turn) {
+    // the seat's last move was a PASS: a badge on the plate's edge until it is in turn again
+    const badge = el("g", { class: "pass-badge", "data-pass-badge": o.seat, transform: `translate(${-w / 2 + 32} ${-h / 2 - 5})` });
     const pop = el("g", { class: "pass-pop" });
     pop.appendChild(el("rect", { x: -26, y: -11, width: 52, height: 22, rx: 11 }));
     pop.appendChild(text(0, 5, "PASS", { "text-anchor": "middle" }));

@@ -11,7 +11,7 @@ export const SEAT_COLOURS = ["#5fb4f5", "#ffb454", "#c58cf0", "#ff7aa8", "#7fe0d
 /**
  * From the round's events: `tiles` (line tile → the seat that laid it, for each seat's
  * last tile), `latest` (the last tile laid of all), `passed` (the seats whose last move
- * was a PASS: their plate shows it until they lay a tile).
+ * was a PASS: their plate shows it until they are in turn again).
  */
 export function lastActions(events) {
   const lastTile = new Map();
