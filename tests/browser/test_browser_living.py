@@ -36,8 +36,8 @@ class Pages:
         self.errors: list[str] = []
         self.allowed: list[str] = []
 
-    def open(self, size: str = "desktop") -> Any:
-        context = self.browser.new_context(**SIZES[size])
+    def open(self, size: str = "desktop", **options: Any) -> Any:
+        context = self.browser.new_context(**SIZES[size], **options)
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(20_000)
@@ -533,3 +533,22 @@ def test_a_lost_connection_shows_the_hand_unplayable_and_comes_back(
         service.wait_started()
     page.wait_for_selector('.hand:not([data-offline]) [data-playable="true"]', timeout=30_000)
     assert "reconnecting" not in page.locator(".status").inner_text()
+
+
+def test_a_system_that_asks_for_less_motion_gets_none(pages: Pages, service: Any) -> None:
+    page = pages.open(reduced_motion="reduce")
+    new_game(page, service.base)
+    page.click(".settings summary")
+    assert page.locator('[data-setting="speed"]').is_disabled()
+    line = page.locator("[data-line-tile]").count()
+    for _ in range(400):
+        assert page.evaluate(f"Object.keys(({FLIGHTS})()).length") == 0
+        if page.locator("[data-line-tile]").count() > line + 2:
+            break
+        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
+        if playable.count():
+            playable.first.click()
+            if page.locator("[data-end]").count() >= 2:
+                page.click('[data-end="left"]')
+        page.wait_for_timeout(25)
+    assert page.locator("[data-line-tile]").count() > line  # the table moved on, nothing travelled
