@@ -402,8 +402,9 @@ export function drawBoard(o) {
     const plate = svg.lastChild;
     if (o.onPlate) {
       // hovering or tapping a plate shows that seat's moves of this round
-      plate.addEventListener("mouseenter", () => o.onPlate(seat, "hover"));
-      plate.addEventListener("mouseleave", () => o.onPlate(seat, "leave"));
+      // (a mouse's hover; a finger taps)
+      plate.addEventListener("pointerenter", (ev) => ev.pointerType === "mouse" && o.onPlate(seat, "hover"));
+      plate.addEventListener("pointerleave", (ev) => ev.pointerType === "mouse" && o.onPlate(seat, "leave"));
       plate.addEventListener("click", () => o.onPlate(seat, "tap"));
       plate.classList.add("has-history");
     }
