@@ -289,7 +289,9 @@ function pile(x, y, n) {
  * myTurn, selected, endChoices: ["left","right"], fresh: Set of line tile keys to
  * animate, faces: per seat tiles shown face up (replay) or null, presence: per seat a
  * note ("away", ...) or null, clock: {seat, ends: performance.now() time} or null,
- * bubbles: per seat the words it just said, onTile, onEnd}.
+ * bubbles: per seat the words it just said, marks: the last plays ({tiles: line tile →
+ * seat, latest, passed: Set of seats}, history.js) or null, onPlate(seat, "hover" |
+ * "leave" | "tap") or null, offline: the hand shown as not playable, onTile, onEnd}.
  */
 export function drawBoard(o) {
   const L = LAYOUTS[o.layout];
