@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import _start
 
@@ -352,15 +353,27 @@ def test_the_mute_switch_is_remembered_and_a_spectator_starts_muted(
     page.reload()
     page.wait_for_selector("svg.board .seat")
     assert page.locator("[data-sound-toggle]").get_attribute("data-sound-toggle") == "off"
-    # muted: several moves later, not one sound
-    for _ in range(3):
-        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-        playable.first.click()
-        if page.locator("[data-end]").count():
-            page.click('[data-end="left"]')
-        page.wait_for_timeout(400)
-        if page.locator("[data-round-summary]").count():
+    # muted: several moves later (the others' and this seat's), not one sound
+    line = page.locator("[data-line-tile]").count()
+    for _ in range(600):
+        if (
+            page.locator("[data-round-summary]").count()
+            or page.locator("[data-line-tile]").count() > line + 5
+        ):
             break
+        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
+        if playable.count():
+            try:
+                playable.first.click(timeout=3000)
+            except PlaywrightTimeout:
+                continue  # the table moved on between looking and clicking
+            if page.locator("[data-end]").count() >= 2:
+                page.click('[data-end="left"]')
+        page.wait_for_timeout(30)
+    assert (
+        page.locator("[data-line-tile]").count() > line
+        or page.locator("[data-round-summary]").count()
+    )
     assert page.evaluate("document.querySelector('[data-settings]').dataset.sounds") is None
 
     # a spectator of a table of computer players: off until they switch it on
@@ -547,7 +560,10 @@ def test_a_system_that_asks_for_less_motion_gets_none(pages: Pages, service: Any
             break
         playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
         if playable.count():
-            playable.first.click()
+            try:
+                playable.first.click(timeout=3000)
+            except PlaywrightTimeout:
+                continue
             if page.locator("[data-end]").count() >= 2:
                 page.click('[data-end="left"]')
         page.wait_for_timeout(25)
