@@ -406,6 +406,8 @@ def test_confirm_my_play_and_the_speed_are_settings_of_this_browser(
         "confirm": True,
         "speed": "off",
     }
+    # what moved before the setting ends its way; from now on nothing travels
+    page.wait_for_function(f"Object.keys(({FLIGHTS})()).length === 0")
     for _ in range(400):
         if page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]').count():
             break
