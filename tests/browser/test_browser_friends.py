@@ -6,6 +6,7 @@ lists, the quick phrases in more than one language."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -360,7 +361,7 @@ def test_after_two_time_outs_a_computer_plays_on_until_back_to_my_seat(
     page: Any, service: Any
 ) -> None:
     seats = [{"kind": "person", "name": "Andi"}, *[COMPUTER] * 4]
-    table = service.post("/api/tables", {"seats": seats, "pace_ms": 20, "turn_seconds": 5})
+    table = service.post("/api/tables", {"seats": seats, "pace_ms": 250, "turn_seconds": 5})
     table_id, token = table["id"], table["tokens"]["0"]
     start_page(page, service.base)
     held = json.dumps({table_id: {"0": token}})  # this browser holds Andi's seat
@@ -371,7 +372,9 @@ def test_after_two_time_outs_a_computer_plays_on_until_back_to_my_seat(
     end = time.monotonic() + 40
     while back.is_hidden() and time.monotonic() < end:  # Andi does nothing: twice out of time
         if page.locator("[data-next-round]:not([disabled])").count():
-            page.click("[data-next-round]")
+            # the next round may be dealt (a computer ready for Andi) before the click
+            with contextlib.suppress(PlaywrightTimeout):
+                page.click("[data-next-round]", timeout=1000)
         page.wait_for_timeout(200)
     assert back.is_visible(), "no computer played on for Andi"
     assert page.locator("[data-notice]").inner_text() == EN["status.stood_in"]
