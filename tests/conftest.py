@@ -56,3 +56,10 @@ def unpaid_ending() -> Game:
         while not game.round.finished:
             game.play(rng.choice(game.legal_moves()))
     return game
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test speaks English unless it asks for another language: the language
+    would otherwise come from the machine's locale (DOMENG_LANG, LANG ...)."""
+    monkeypatch.setenv("DOMENG_LANG", "en")

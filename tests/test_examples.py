@@ -352,17 +352,17 @@ def test_the_stand_in_example_is_the_ceki_game_told_as_a_computer_s_plays() -> N
     changed = [(a, b) for a, b in zip(ceki, told, strict=True) if a != b]
     assert changed == [
         (
-            "   2. Cicci plays 6-4 at the right end [6|4]: the line shows 6 and 4.",
-            "   2. A computer plays for Cicci: 6-4 at the right end [6|4]; the line shows 6 and 4.",
+            "   2. Cicci plays [6|4] at the right end: the line shows 6 and 4.",
+            "   2. A computer plays for Cicci: [6|4] at the right end; the line shows 6 and 4.",
         ),
         (
-            "   6. Cicci plays 6-0 at the right end [0|6] — MAPPAKULING: both ends show 6.",
-            "   6. A computer plays for Cicci: 6-0 at the right end [0|6] — MAPPAKULING: both"
+            "   6. Cicci plays [0|6] at the right end — MAPPAKULING: both ends show 6.",
+            "   6. A computer plays for Cicci: [0|6] at the right end — MAPPAKULING: both"
             " ends show 6.",
         ),
         (
-            "   8. Cicci plays 6-5 at the left end [5|6]: the line shows 5 and 3.",
-            "   8. A computer plays for Cicci: 6-5 at the left end [5|6]; the line shows 5 and 3.",
+            "   8. Cicci plays [5|6] at the left end: the line shows 5 and 3.",
+            "   8. A computer plays for Cicci: [5|6] at the left end; the line shows 5 and 3.",
         ),
     ]
 
@@ -394,14 +394,14 @@ def test_the_camat_example_elects_and_resets() -> None:
 
 def test_giving_what_the_table_lacks() -> None:
     text = (EXAMPLES_DIR / "08-table-runs-out.out.txt").read_text("utf-8")
-    assert "Daeng cannot play — PASS: 1 stone from Emba." in text  # the LAST MAPPANO
-    assert "Daeng receives 1 stone from Emba — CUCUQ of a FIRST CAPPU." in text
-    assert "Daeng receives 1 stone from Besse — MANGUNO beaten by MATTIKKENG." in text
+    assert "Daeng receives 1 STONE from Emba — PASS." in text  # the LAST MAPPANO
+    assert "Daeng receives 1 STONE from Emba — CUCUQ of a FIRST CAPPU." in text
+    assert "Daeng receives 1 STONE from Besse — MANGUNO beaten by MATTIKKENG." in text
     few = (EXAMPLES_DIR / "09-giver-too-few.out.txt").read_text("utf-8")
-    assert "Daeng receives 2 stones from Emba — CUCUQ of a CEKI." in few
-    short = "Daeng was owed 3 stones for the ending and received 2 stones: the table and the"
+    assert "Daeng receives 2 STONES from Emba — CUCUQ of a CEKI." in few
+    short = "Daeng was owed 3 STONES for the ending and received 2 STONES: the table and the"
     assert short + " givers had no more." in few  # said, or the CEKI looks underpaid
-    assert "Emba is elected CAMAT (1 title)" in few
+    assert "Emba becomes CAMAT (titles: 1)" in few
 
 
 @pytest.mark.parametrize("seed", range(12))

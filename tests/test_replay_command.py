@@ -79,11 +79,12 @@ def test_telling_covers_the_round() -> None:
     assert "Besse   6-6 6-4 6-3 5-5 2-1" in out
     assert "unused  6-0 4-0 3-0" in out
     assert "line: [6|6][6|1][1|4]" in out
-    assert "Cicci cannot play — PASSEBUNGE: 2 stones from the table." in out
-    assert "Emba cannot play — PASS: 1 stone from the table." in out
-    assert "Besse has played every tile: FIRST CAPPU. Besse wins the round; CUCUQ: Andi." in out
-    assert "Andi receives 1 stone from the table — CUCUQ of a FIRST CAPPU." in out
-    assert "After round 1: stones: Andi 1, Besse 0, Cicci 8, Daeng 5, Emba 3; table 8" in out
+    assert "Cicci cannot play — PASSEBUNGE: 2 STONES.\n" in out
+    assert "Cicci receives 2 STONES from the table — PASSEBUNGE." in out
+    assert "Emba cannot play — PASS: 1 STONE.\n" in out
+    assert "Besse has played every tile: FIRST CAPPU, and wins the round. CUCUQ: Andi." in out
+    assert "Andi receives 1 STONE from the table — CUCUQ of a FIRST CAPPU." in out
+    assert "After round 1: STONES: Andi 1, Besse 0, Cicci 8, Daeng 5, Emba 3; table 8" in out
     assert "Standings" in out and "Next to start: Besse." in out
     assert "\x1b[" not in out
 
@@ -91,10 +92,10 @@ def test_telling_covers_the_round() -> None:
 def test_telling_of_a_block_a_camat_and_an_unfinished_round(tmp_path: Path) -> None:
     code, out, _ = _run([str(EXAMPLES / "10-camat.json")])
     assert code == 0
-    assert "Emba is elected CAMAT (1 title); all 25 stones go back to the table." in out
+    assert "Emba becomes CAMAT (titles: 1); all 25 STONES go back to the table." in out
     assert "Emba starts as CAMAT, with any tile." in out
-    assert "Andi is MANGUNO with 0 pips, no MATTIKKENG" in out
-    assert "Emba      4 stones  1 CAMAT title  CAMAT" in out
+    assert "Andi is MANGUNO, no MATTIKKENG" in out
+    assert "Emba      4 STONES  1 CAMAT title  CAMAT" in out
     doc = json.loads((EXAMPLES / "10-camat.json").read_text("utf-8"))
     doc["rounds"][-1]["plays"] = doc["rounds"][-1]["plays"][:3]
     path = tmp_path / "unfinished.json"
@@ -116,8 +117,8 @@ def test_an_ending_that_moves_no_stones_is_told_before_the_camat_election(
     game = unpaid_ending
     text = tell(game, [f"P{s}" for s in range(5)])
     told = text[text.index("Round 25") :]
-    nothing = told.index("P3 was owed 1 stone for the ending and received none: the table")
-    assert nothing < told.index("is elected CAMAT")
+    nothing = told.index("P3 was owed 1 STONE for the ending and received 0 STONES: the table")
+    assert nothing < told.index("becomes CAMAT")
     assert told.count("was owed") == 1
 
 
@@ -127,7 +128,7 @@ def test_a_game_saved_by_the_terminal_tells_you_in_the_second_person() -> None:
         game, _ = load_record(EXAMPLES / example)
         text = tell(game, ["You", "Besse", "Cicci", "Daeng", "Emba"])
         assert "You play" in text
-        wrong = ("plays", "opens", "starts", "receives", "has", "is", "wins")
+        wrong = ("plays", "opens", "starts", "receives", "has", "is", "wins", "becomes")
         assert [w for w in wrong if f"You {w} " in text] == []
     assert "You start (the highest LEMPA dealt, 6-6) and open with 6-6." in tell(
         load_record(EXAMPLES / "06-mattikkeng-equal.json")[0], ["You", "B", "C", "D", "E"]
@@ -138,8 +139,9 @@ def test_tell_is_a_pure_function() -> None:
     game, players = load_record(EXAMPLES / "05-mattikkeng-one.json")
     text = tell(game, players)
     assert text == tell(game, players)
-    assert "MATTIKKENG: Daeng (9 pips). Daeng wins the round." in text
-    assert "Andi receives 5 stones from the table — MANGUNO beaten by MATTIKKENG." in text
+    assert "MATTIKKENG: Daeng. Daeng wins the round." in text
+    assert "Daeng   3-1 3-0 2-0 (9 pips)" in text  # the unplayed tiles
+    assert "Andi receives 5 STONES from the table — MANGUNO beaten by MATTIKKENG." in text
 
 
 def test_usage_errors_are_click_errors() -> None:
@@ -227,15 +229,13 @@ def test_a_stand_in_s_play_is_told_as_a_computer_s_for_the_person(tmp_path: Path
     code, out, err = _run([str(path)])
     assert (code, err) == (0, "")
     assert (
-        "   2. A computer plays for Guest: 6-4 at the right end [6|4]; the line shows 6 and 4.\n"
-        in out
+        "   2. A computer plays for Guest: [6|4] at the right end; the line shows 6 and 4.\n" in out
     )
     assert (
-        "   5. A computer plays for Besse: 1-0 at the right end [1|0]; the line shows 6 and 0.\n"
-        in out
+        "   5. A computer plays for Besse: [1|0] at the right end; the line shows 6 and 0.\n" in out
     )
     assert out.count("A computer plays for") == 2
-    assert "   6. Guest plays 6-0 at the right end [0|6]" in out  # her own again
+    assert "   6. Guest plays [0|6] at the right end" in out  # her own again
     # --json is the same document, marks or not.
     code, marked, _ = _run([str(path), "--json"])
     assert code == 0
@@ -246,7 +246,7 @@ def test_tell_takes_the_marks_beside_the_game() -> None:
     game, players = load_record(EXAMPLES / "02-ceki.json")
     plain = tell(game, players)
     marked = tell(game, players, [frozenset({0})])
-    assert "   1. A computer plays for Besse and opens with 6-6 (a LEMPA): the line shows 6" in (
+    assert "   1. A computer plays for Besse and opens with the LEMPA [6|6]: the line shows" in (
         marked
     )
     assert plain.replace("   1. Besse opens", "   1. A computer plays for Besse and opens") == (
@@ -259,7 +259,7 @@ def test_a_stand_in_for_you_is_told_in_the_second_person(tmp_path: Path) -> None
     # The terminal's player is "You" at seat 0; play 4 is seat 0's 5-1.
     path = _stand_in_record(tmp_path, ["You", "Besse", "Cicci", "Daeng", "Emba"], 4)
     _, out, _ = _run([str(path)])
-    assert "   4. A computer plays for you: 5-1 at the right end [5|1]; the line shows 6" in out
+    assert "   4. A computer plays for you: [5|1] at the right end; the line shows 6" in out
     assert "for You" not in out
 
 
@@ -272,13 +272,14 @@ def test_the_telling_ends_with_the_standings_so_far(tmp_path: Path) -> None:
     tail = _tail(out)
     # Besse and Daeng: no titles, 1 stone, 1 received each: they share first place.
     assert tail.startswith("\nStandings after 1 round\n=======================\n")
-    assert "  1. Besse      1 stone  0 CAMAT titles\n  1. Daeng      1 stone  0 CAMAT titles\n" in (
-        tail
+    assert (
+        "  1. Besse      1 STONE  no CAMAT titles\n  1. Daeng      1 STONE  no CAMAT titles\n"
+        in (tail)
     )
-    assert "  3. Cicci     2 stones" in tail and "  3. Emba      2 stones" in tail
-    assert "  5. Andi      6 stones" in tail
-    assert "Besse and Daeng share the lead: no CAMAT titles, 1 stone and 1 received each." in (tail)
-    assert "          stones received  rounds won  CEKI  POLLO  MANGUNO  MATTIKKENG\n" in tail
+    assert "  3. Cicci     2 STONES" in tail and "  3. Emba      2 STONES" in tail
+    assert "  5. Andi      6 STONES" in tail
+    assert "Besse and Daeng share the lead: no CAMAT titles, 1 STONE and 1 received each." in (tail)
+    assert "          STONES received  Rounds won  CEKI  POLLO  MANGUNO  MATTIKKENG\n" in tail
     assert "  Daeng                 1           1     0      0        0           1\n" in tail
     assert "  Andi                  6           0     0      0        1           0\n" in tail
     assert "wins the game" not in out and "Final" not in out  # a record may go on
@@ -308,13 +309,13 @@ def test_the_lead_is_told_by_what_decides_it() -> None:
     names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
     for example, sentence in (
         ("10-camat", "Emba leads with 1 CAMAT title."),
-        ("08-table-runs-out", "Daeng leads with no CAMAT titles and the fewest stones (1)."),
-        ("04-manguno", "Besse, Cicci and Daeng share the lead: no CAMAT titles, 1 stone"),
+        ("08-table-runs-out", "Daeng leads with no CAMAT titles and the fewest STONES (1)."),
+        ("04-manguno", "Besse, Cicci and Daeng share the lead: no CAMAT titles, 1 STONE"),
     ):
         game, _ = load_record(EXAMPLES / f"{example}.json")
         assert sentence in tell(game, names), example
     # 06: Andi (seat 0) and Daeng lead together; the terminal's "You" is at seat 0.
     game, _ = load_record(EXAMPLES / "06-mattikkeng-equal.json")
     you = tell(game, ["You", "Besse", "Cicci", "Daeng", "Emba"])
-    assert "\nYou and Daeng share the lead: no CAMAT titles, 1 stone and 1 received each." in you
+    assert "\nYou and Daeng share the lead: no CAMAT titles, 1 STONE and 1 received each." in you
     assert you_form("You leads with 1 CAMAT title", "You") == "You lead with 1 CAMAT title"

@@ -11,6 +11,7 @@ import dataclasses
 import random
 
 from domeng.bots import make_player, player_names
+from domeng.bots.coach import judge_position
 from domeng.bots.expert import ExpertPlayer, Level
 from domeng.bots.sampling import DealSampler
 from domeng.engine import (
@@ -115,3 +116,23 @@ def test_view_players_only_receive_views() -> None:
         assert not p.sees_all, name
     # choose is annotated to take a SeatView, the only thing the seat's players receive.
     assert ExpertPlayer.choose.__annotations__["view"] in ("SeatView", SeatView)
+
+
+def test_the_coach_judges_two_indistinguishable_truths_alike() -> None:
+    # The coach's values, uncertainties and beliefs come from the view alone: a different
+    # true state that the seat cannot tell apart gives the very same judgement.
+    rng = random.Random(9)
+    checked = 0
+    for opening in (Opening.DOUBLE, Opening.FREE):
+        for r in positions(40 + checked, 5, opening):
+            seat = r.turn
+            assert seat is not None
+            if len(r.legal_moves()) < 2:
+                continue
+            twin = other_truth(r, seat, rng)
+            a = judge_position(view(r, seat), SMALL, seed=3)
+            b = judge_position(view(twin, seat), SMALL, seed=3)
+            assert a.moves == b.moves
+            assert a.beliefs == b.beliefs
+            checked += 1
+    assert checked >= 3

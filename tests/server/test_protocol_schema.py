@@ -59,6 +59,8 @@ def kind_of(doc: Json) -> str | None:
     kind = doc.get("type")
     if kind == "chat":  # both ways: the service's names its speaker
         return "service_message" if "name" in doc else "client_message"
+    if kind == "hint":  # both ways: the service's holds the moves
+        return "service_message" if "moves" in doc else "client_message"
     if kind in CLIENT_TYPES:
         return "client_message"
     if kind in SERVICE_TYPES:
@@ -74,6 +76,8 @@ def kind_of(doc: Json) -> str | None:
         return "table"
     if {"players", "rounds"} <= keys:
         return "replay"
+    if "decisions" in keys:
+        return "review"
     if keys == {"error"}:
         return "http_error"
     if "name" in keys and keys <= {"name", "invite"}:

@@ -23,8 +23,10 @@ from domeng.bots import player_names
 from domeng.commands.options import variant_options
 from domeng.engine import BlockPasses, Game, Opening, Variants
 from domeng.engine.record import RecordError, load_recorded_game
+from domeng.i18n import current
 from domeng.paths import games_dir
 from domeng.terminal import PlaySession, Until, new_seats, resumed_seats
+from domeng.terminal.render import level_words
 
 _SEED_IN_NAME = re.compile(r"-(-?\d+)\.json$")
 
@@ -45,7 +47,7 @@ def _check_opponents(ctx: click.Context, param: click.Parameter, value: str) -> 
     known = player_names(for_people=True)
     if value not in known:
         raise click.BadParameter(
-            f"no computer player called {value!r}; choose one of: {', '.join(known)}"
+            current()("play.bad_opponents", value=repr(value), known=", ".join(known))
         )
     return value
 
@@ -53,7 +55,7 @@ def _check_opponents(ctx: click.Context, param: click.Parameter, value: str) -> 
 def _check_name(ctx: click.Context, param: click.Parameter, value: str) -> str:
     name = " ".join(value.split())
     if not name:
-        raise click.BadParameter("your name cannot be empty")
+        raise click.BadParameter(current()("play.empty_name"))
     return name
 
 
@@ -62,11 +64,15 @@ def _check_until(ctx: click.Context, param: click.Parameter, value: str | None) 
         return None
     try:
         return Until.parse(value)
-    except ValueError as exc:
-        raise click.BadParameter(
-            f"{exc}: say titles=N (the game ends once a player has N CAMAT titles) "
-            "or rounds=N (it ends after N rounds), N a whole number from 1"
-        ) from None
+    except ValueError:
+        w = current()
+        what, sep, _ = value.partition("=")
+        shown = repr(value.strip())
+        if sep and what.strip().lower() in ("titles", "rounds"):
+            why = w("play.until_count", value=shown)
+        else:
+            why = w("play.until_not_form", value=shown)
+        raise click.BadParameter(w("play.bad_until", why=why)) from None
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -145,6 +151,7 @@ def command(
     folder (DOMENG_DATA_DIR overrides it); the path is printed at the start.
     """
     console = Console(highlight=False)
+    w = current()
     if player is not None and not _given(ctx, "name"):
         name = player  # the profile's name at the seat
     if pause is None:
@@ -154,12 +161,12 @@ def command(
         try:
             recorded = load_recorded_game(resume)
         except RecordError as exc:
-            raise click.ClickException(f"cannot resume {resume}: {exc}") from None
+            raise click.ClickException(w("play.cannot_resume", path=resume, why=exc)) from None
         game, names, stand_ins = recorded.game, recorded.players, recorded.stand_ins
         for option in ("opening", "block_passes", "name"):
             if _given(ctx, option):
                 console.print(
-                    Text(f"Note: --{option.replace('_', '-')} is taken from the saved game."),
+                    Text(w("play.note_saved", option="--" + option.replace("_", "-"))),
                     style="yellow",
                 )
         found = _SEED_IN_NAME.search(resume.name)
@@ -173,36 +180,38 @@ def command(
         kept = sorted({s.kind for s in seats[1:] if s.kind is not None and s.kind != opponents})
         if _given(ctx, "opponents") and kept:
             console.print(
-                Text(f"Note: the saved game's computer players ({', '.join(kept)}) play on."),
+                Text(w("play.note_kept", kinds=", ".join(level_words(k) for k in kept))),
                 style="yellow",
             )
         path = resume
-        console.print(Text(f"Resuming the game saved in {path}", style="bold"), soft_wrap=True)
-        console.print(
-            Text(f"Seed {seed}: the next rounds are dealt from it (--seed N to choose another)."),
-            soft_wrap=True,
-        )
+        console.print(Text(w("play.resuming", path=path), style="bold"), soft_wrap=True)
+        console.print(Text(w("play.seed_resumed", seed=seed)), soft_wrap=True)
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1_000_000)
         game = Game(Variants(Opening(opening), BlockPasses(block_passes)))
+        if name == "You" and not _given(ctx, "name"):
+            name = w("lobby.default_name")  # "You" in the terminal's language
         seats = new_seats(name, opponents, seed)
         path = _new_path(seed)
         v = game.variants
         console.print(
-            Text(f"Domeng: {name} at seat 0 against four {opponents} players.", style="bold")
+            Text(w("play.welcome", name=name, level=level_words(opponents)), style="bold")
         )
+        console.print(Text(w("play.seed", seed=seed)), soft_wrap=True)
         console.print(
-            Text(f"Seed {seed} (domeng play --seed {seed} deals the same game)."),
-            soft_wrap=True,
+            Text(
+                w(
+                    "play.variants",
+                    opening=w(f"variant.opening.{v.opening.value}"),
+                    block_passes=w(f"variant.block_passes.{v.block_passes.value}"),
+                )
+            )
         )
-        console.print(
-            Text(f"Variants: opening {v.opening.value}, block_passes {v.block_passes.value}.")
-        )
-        console.print(Text(f"The game is saved as it goes in {path}"), soft_wrap=True)
+        console.print(Text(w("play.saved_as_it_goes", path=path)), soft_wrap=True)
     if until is not None:
-        console.print(Text(f"The game ends {until.words()} (--until {until})."))
-    console.print(Text("Type h for help, q to save and quit.", style="dim"))
+        console.print(Text(w("play.ends_when", until=until.words(), option=f"--until {until}")))
+    console.print(Text(w("play.h_q"), style="dim"))
     profiled = _profiled(player, console)
     session = (profiled or PlaySession)(
         game,

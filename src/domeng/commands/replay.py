@@ -18,11 +18,10 @@ import click
 
 from domeng.account import (
     describe,
-    narrate,
     pips,
-    plural,
     shortfall,
     standings_sentence,
+    stones,
     you_form,
 )
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
@@ -38,6 +37,8 @@ from domeng.engine.record import (
 from domeng.engine.round import Round
 from domeng.engine.standings import standings
 from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_of
+from domeng.i18n import Words, current
+from domeng.terminal.render import full_stop
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (record.md)."""
@@ -82,9 +83,9 @@ def format_summary(summary: dict[str, object]) -> str:
 # -- the telling for people -------------------------------------------------
 
 
-def _tiles(mask: TileSet) -> str:
+def _tiles(mask: TileSet, w: Words) -> str:
     tiles = sorted(tiles_of(mask), reverse=True)
-    return " ".join(tile_name(t) for t in tiles) if tiles else "(none)"
+    return " ".join(tile_name(t) for t in tiles) if tiles else w("replay.none")
 
 
 def _line_text(line: Sequence[tuple[int, int]]) -> str:
@@ -104,26 +105,25 @@ def _grow(line: list[tuple[int, int]], e: Played) -> None:
         line.append((inner, e.right))
 
 
-def _stones_text(stones: Sequence[int], table: int, names: Sequence[str]) -> str:
-    each = ", ".join(f"{names[s]} {stones[s]}" for s in range(SEATS))
-    return f"stones: {each}; table {table}"
+def _stones_text(held: Sequence[int], table: int, names: Sequence[str], w: Words) -> str:
+    each = ", ".join(f"{names[s]} {held[s]}" for s in range(SEATS))
+    return w("replay.stones_line", each=each, table=table)
 
 
-def _why_starts(game: Game, r: Round, names: Sequence[str]) -> str:
+def _why_starts(game: Game, r: Round, names: Sequence[str], w: Words) -> str:
     who = names[r.starter]
     if r.number == 1:
         lempa = next(
             tile_name(t) for t in sorted(tiles_of(r.dealt[r.starter]), reverse=True) if t in _LEMPA
         )
-        opens = "open" if who == "You" else "opens"  # "You start ... and open"
-        how = f"{opens} with {lempa}" if r.opening_tile is not None else f"{opens} with any tile"
-        return you_form(f"{who} starts (the highest LEMPA dealt, {lempa}) and {how}", who)
+        key = "replay.starts_lempa" if r.opening_tile is not None else "replay.starts_lempa_any"
+        return you_form(w(key, who=who, tile=lempa), who, w)
     # The CAMAT as the round began: the one after the round before (this round's
     # ``camat`` may already be a CAMAT elected at its end).
     camat = game.rounds[r.number - 2].camat
     if camat is not None and camat == r.starter:
-        return you_form(f"{who} starts as CAMAT, with any tile", who)
-    return you_form(f"{who} starts as the winner of round {r.number - 1}, with any tile", who)
+        return you_form(w("replay.starts_camat", who=who), who, w)
+    return you_form(w("replay.starts_winner", who=who, n=r.number - 1), who, w)
 
 
 _LEMPA = frozenset(t for t in range(28) if HIGH[t] == LOW[t] and HIGH[t] >= 3)
@@ -132,13 +132,15 @@ _LEMPA = frozenset(t for t in range(28) if HIGH[t] == LOW[t] and HIGH[t] >= 3)
 def _tell_round(
     game: Game, r: Round, names: Sequence[str], width: int, stand_ins: Collection[int]
 ) -> list[str]:
-    out = [f"Round {r.number}", "=" * len(f"Round {r.number}")]
-    out.append(_why_starts(game, r, names) + ".")
-    out.append("Deal:")
+    w = current()
+    heading = w("play.round_n", n=r.number)
+    out = [heading, "=" * len(heading)]
+    out.append(full_stop(_why_starts(game, r, names, w)))
+    out.append(w("replay.deal"))
     for s in range(SEATS):
-        out.append(f"  {names[s]:<{width}}  {_tiles(r.dealt[s])}")
-    out.append(f"  {'unused':<{width}}  {_tiles(r.unused)}")
-    out.append("Play:")
+        out.append(f"  {names[s]:<{width}}  {_tiles(r.dealt[s], w)}")
+    out.append(f"  {w('replay.unused'):<{width}}  {_tiles(r.unused, w)}")
+    out.append(w("replay.plays_heading"))
     line: list[tuple[int, int]] = []
     events: list[Event] = r.events
     i = 0
@@ -148,90 +150,100 @@ def _tell_round(
         if isinstance(e, Played):
             plays += 1
             _grow(line, e)
-            text = describe(e, names, stand_in=plays - 1 in stand_ins)
-            out.append(f"  {plays:>2}. {you_form(text, names[0])}.")
-            out.append(f"      line: {_line_text(line)}")
+            text = describe(e, names, stand_in=plays - 1 in stand_ins, w=w)
+            out.append(f"  {plays:>2}. {full_stop(you_form(text, names[0], w))}")
+            out.append(f"      {w('replay.line', line=_line_text(line))}")
             i += 1
             continue
         if isinstance(e, Passed):
             j = i + 1
             while j < len(events) and isinstance(events[j], StonesMoved):
                 j += 1
-            told = narrate(events[i:j], names)
-            out += [f"      {you_form(text, names[0])}." for text in told]
+            told = [describe(e, names, w=w) for e in events[i:j]]
+            out += [f"      {full_stop(you_form(text, names[0], w))}" for text in told]
             i = j
             continue
         break
     if r.result is None:
         turn = r.turn if r.turn is not None else r.starter
-        out.append(f"The round is not finished: {names[turn]} is in turn.")
-        out.append(
-            f"After {plays} {'play' if plays == 1 else 'plays'}: " + _standing_line(r, names)
-        )
+        out.append(w("replay.not_finished", who=names[turn]))
+        out.append(w.count("replay.after_plays", plays, line=_standing_line(r, names, w)))
         return out
-    out.append("End:")
+    out.append(w("replay.end"))
     ended: RoundEnded = r.result
-    short = shortfall(events, names)
+    short = shortfall(events, names, w)
     for e in events[i:]:
         if isinstance(e, CamatElected) and short is not None:
-            out.append(f"  {you_form(short, names[0])}.")  # before the election's reset
+            out.append(f"  {you_form(short, names[0], w)}")  # before the election's reset
             short = None
         if isinstance(e, RoundEnded):
-            out.append(f"  {you_form(describe(e, names), names[0])}.")
-            out.append("  Unplayed tiles:")
+            out.append(f"  {full_stop(you_form(describe(e, names, w=w), names[0], w))}")
+            out.append("  " + w("replay.unplayed"))
             for s in range(SEATS):
                 hand = ended.hands[s]
-                shown = f"{_tiles(hand)} ({pips(pip_total(hand))})" if hand else "-"
+                shown = f"{_tiles(hand, w)} ({pips(pip_total(hand), w)})" if hand else "-"
                 out.append(f"    {names[s]:<{width}}  {shown}")
         elif isinstance(e, StonesMoved | CamatElected):
-            out.append(f"  {you_form(describe(e, names), names[0])}.")
+            out.append(f"  {full_stop(you_form(describe(e, names, w=w), names[0], w))}")
     if short is not None:
-        out.append(f"  {you_form(short, names[0])}.")
-    out.append(f"After round {r.number}: " + _standing_line(r, names))
+        out.append(f"  {you_form(short, names[0], w)}")
+    out.append(w("replay.after_round", n=r.number, line=_standing_line(r, names, w)))
     return out
 
 
-def _standing_line(r: Round, names: Sequence[str]) -> str:
-    camat = names[r.camat] if r.camat is not None else "none"
-    return f"{_stones_text(r.stones, r.table, names)}; CAMAT: {camat}."
+def _standing_line(r: Round, names: Sequence[str], w: Words) -> str:
+    camat = names[r.camat] if r.camat is not None else w("replay.no_camat")
+    return w("replay.standing_line", stones=_stones_text(r.stones, r.table, names, w), camat=camat)
 
 
-def _standings_title(game: Game) -> str:
+def _standings_title(game: Game, w: Words) -> str:
     """``"Standings after 4 rounds"``; a round being played is said as such."""
     if not game.rounds:
-        return "Standings (no round has been dealt)"
+        return w("replay.standings_none")
     finished = sum(1 for r in game.rounds if r.finished)
-    title = f"Standings after {plural(finished, 'round')}"
-    if not game.round.finished:
-        played = len(game.round.plays)
-        title += f" and {plural(played, 'play')} of round {game.round.number}"
-    return title.replace("after no rounds and ", "after ")
+    if game.round.finished:
+        return w.count("replay.standings_after", finished)
+    during = w.count("replay.plays_of_round", len(game.round.plays), round=game.round.number)
+    if not finished:
+        return w("replay.standings_during", plays=during)
+    rounds = w.count("replay.n_rounds", finished)
+    return w("replay.standings_after_during", rounds=rounds, plays=during)
 
 
-_FIGURES = ("stones received", "rounds won", "CEKI", "POLLO", "MANGUNO", "MATTIKKENG")
+_FIGURES = (
+    "standings.received",
+    "standings.rounds_won",
+    "CEKI",
+    "POLLO",
+    "MANGUNO",
+    "MATTIKKENG",
+)
 
 
 def _tell_standings(game: Game, names: Sequence[str], width: int) -> list[str]:
     """The standings of the game so far: the rank order (most CAMAT titles, then fewest
     stones, then fewest received), who leads, and every player's figures over the game."""
-    title = _standings_title(game)
+    w = current()
+    title = _standings_title(game, w)
     out = [title, "=" * len(title)]
     table = standings(game)
     for st in table:
         s = st.seat
         mark = "  CAMAT" if game.camat == s else ""
         out.append(
-            f"  {st.rank}. {names[s]:<{width}}  {plural(st.stones):>10}  "
-            f"{st.titles} CAMAT {'title' if st.titles == 1 else 'titles'}{mark}"
+            f"  {st.rank}. {names[s]:<{width}}  {stones(st.stones, w):>10}  "
+            f"{w.count('account.n_titles', st.titles)}{mark}"
         )
-    out.append(f"     {'table':<{width}}  {plural(game.table):>10}")
+    out.append(f"     {w('replay.table'):<{width}}  {stones(game.table, w):>10}")
     if not game.rounds:
         return out
-    out.append(you_form(standings_sentence(table, names, over=False), names[0]) + ".")
-    out += ["Over the game:", f"  {'':<{width}}  " + "  ".join(_FIGURES)]
+    leads = standings_sentence(table, names, over=False, w=w)
+    out.append(full_stop(you_form(leads, names[0], w)))
+    figures = [w(k) if "." in k else k for k in _FIGURES]
+    out += [w("replay.over_the_game"), f"  {'':<{width}}  " + "  ".join(figures)]
     for st in table:
         values = (st.received, st.rounds_won, st.ceki, st.pollo, st.manguno, st.mattikkeng)
-        cells = "  ".join(f"{v:>{len(h)}}" for v, h in zip(values, _FIGURES, strict=True))
+        cells = "  ".join(f"{v:>{len(h)}}" for v, h in zip(values, figures, strict=True))
         out.append(f"  {names[st.seat]:<{width}}  {cells}")
     return out
 
@@ -242,13 +254,19 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     ``stand_ins`` (per round, the indices in ``Round.plays`` of a stand-in's plays, as
     :class:`~domeng.engine.record.RecordedGame` has them): those plays are told as
     a computer's made for the person."""
+    w = current()
     names = list(players)
-    width = max(len(n) for n in [*names, "unused"])
+    width = max(len(n) for n in [*names, w("replay.unused"), w("replay.table")])
     v = game.variants
+    variants = w(
+        "play.variants",
+        opening=w(f"variant.opening.{v.opening.value}"),
+        block_passes=w(f"variant.block_passes.{v.block_passes.value}"),
+    )
+    seated = ", ".join(w("replay.at_seat", who=names[s], seat=s) for s in range(SEATS))
     out = [
-        f"Domeng: {plural(len(game.rounds), 'round')}; variants: opening {v.opening.value}, "
-        f"block_passes {v.block_passes.value}.",
-        "Players: " + ", ".join(f"{names[s]} (seat {s})" for s in range(SEATS)) + ".",
+        w.count("replay.title", len(game.rounds), variants=variants),
+        w("replay.players", players=seated),
     ]
     for i, r in enumerate(game.rounds):
         out.append("")
@@ -257,9 +275,9 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     out += ["", *_tell_standings(game, names, width)]
     nxt = game.next_starter()
     if nxt is not None:
-        out.append(f"Next to start: {names[nxt]}.")
+        out.append(w("replay.next_to_start", who=names[nxt]))
     elif game.rounds:
-        out.append("The last round is not finished.")
+        out.append(w("replay.last_not_finished"))
     return "\n".join(out)
 
 
@@ -299,7 +317,7 @@ def command(record: Path, as_json: bool) -> None:
         _fail(str(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
-        _fail(f"internal error: {type(exc).__name__}: {exc}", 1)
+        _fail(current()("replay.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
     try:
         click.echo(text)

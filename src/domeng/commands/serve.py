@@ -12,6 +12,9 @@ from pathlib import Path
 
 import click
 
+from domeng.i18n import current
+from domeng.i18n.choose import named
+
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
@@ -85,8 +88,8 @@ def command(
     try:
         storage = SQLiteStorage(path)
     except Exception as e:
-        hint = " (is another domeng serve using it?)" if "locked" in str(e) else ""
-        raise click.ClickException(f"cannot open the database {path}: {e}{hint}") from None
+        key = "serve.db_locked" if "locked" in str(e) else "serve.db_failed"
+        raise click.ClickException(current()(key, path=path, why=e)) from None
     local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     addresses = [local]
     lan = lan_address() if host in ("0.0.0.0", "::") else None
@@ -112,21 +115,24 @@ def command(
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
-    click.echo(f"Domeng table service: {local}  (tables stored in {path})")
+    w = current()
+    click.echo(w("serve.started", url=local, path=path))
     if lan is not None:
-        click.echo(f"Others on your home network can open: http://{lan}:{port}/")
-        click.echo("or scan this with a phone's camera:")
+        click.echo(w("serve.lan", url=f"http://{lan}:{port}/"))
+        click.echo(w("serve.scan"))
         click.echo(qr_text(f"http://{lan}:{port}/"))
     elif host not in LOOPBACK:
-        click.echo(f"Listening on {host}:{port}")
+        click.echo(w("serve.listening", address=f"{host}:{port}"))
+    click.echo(w("serve.stop"))
 
     if not no_browser:
 
         def open_when_started() -> None:
             for _ in range(200):
                 if server.started:
-                    # the start page deals a new table at once: you against four computers
-                    webbrowser.open(local + "?new=1")
+                    # the start page deals a new table at once: you against four computers,
+                    # in the language asked for (--lang, DOMENG_LANG), else the browser's
+                    webbrowser.open(local + "?new=1" + (f"&lang={w.code}" if named() else ""))
                     return
                 time.sleep(0.05)
 
@@ -141,7 +147,9 @@ def listen(host: str, port: int) -> list[socket.socket]:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
-        raise click.ClickException(f"cannot listen on {host}: {e.strerror}") from None
+        raise click.ClickException(
+            current()("serve.cannot_listen", address=host, why=e.strerror)
+        ) from None
     sockets: list[socket.socket] = []
     failure: OSError | None = None
     for family, kind, proto, _, address in dict.fromkeys(infos):
@@ -164,7 +172,11 @@ def listen(host: str, port: int) -> list[socket.socket]:
     if failure is not None and (failure.errno == errno.EADDRINUSE or not sockets):
         for sock in sockets:
             sock.close()
-        hint = " (is Domeng already running?"
-        hint += f" or try --port {port + 1})" if 0 < port < 65535 else ")"
-        raise click.ClickException(f"cannot listen on {host}:{port}: {failure.strerror}{hint}")
+        w = current()
+        where = f"{host}:{port}"
+        if 0 < port < 65535:
+            said = w("serve.port_taken", address=where, why=failure.strerror, port=port + 1)
+        else:
+            said = w("serve.cannot_listen_running", address=where, why=failure.strerror)
+        raise click.ClickException(said)
     return sockets

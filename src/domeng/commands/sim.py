@@ -27,6 +27,7 @@ from rich.table import Table
 from domeng.bots import player_names
 from domeng.commands.options import variant_options
 from domeng.engine import SEATS, BlockPasses, Game, Opening, Variants
+from domeng.i18n import current
 from domeng.sim import (
     DEFAULT_GAME_ROUNDS,
     PlayerError,
@@ -51,7 +52,9 @@ rotations together) as one independent unit.
 def _parse_players(value: str) -> tuple[str, ...]:
     names = tuple(n.strip() for n in value.split(","))
     if any(not n for n in names):
-        raise click.BadParameter(f"empty player name in {value!r}", param_hint="'--players'")
+        raise click.BadParameter(
+            current()("sim.empty_player", value=repr(value)), param_hint="'--players'"
+        )
     return names
 
 
@@ -126,9 +129,7 @@ def command(
     names = _parse_players(players)
     if rounds % SEATS:
         raise click.BadParameter(
-            f"{rounds} is not a multiple of {SEATS} (each deal is played in all {SEATS} "
-            "seat rotations)",
-            param_hint="'--rounds'",
+            current()("sim.not_multiple", rounds=rounds, seats=SEATS), param_hint="'--rounds'"
         )
     scratch = None
     if calibrate_file is not None and record_dir is None:  # the records are rated after
@@ -149,11 +150,7 @@ def command(
     if record_dir is not None:
         old = sorted(Path(record_dir).glob("game-*-rotation-*.json"))
         if old:
-            click.echo(
-                f"Note: {record_dir} already holds {len(old)} game records; this run's "
-                "records replace those with the same names, the others stay as they are.",
-                err=True,
-            )
+            click.echo(current()("sim.note_old", folder=record_dir, n=len(old)), err=True)
     n_workers = workers or default_workers()
     # Ctrl-C or SIGTERM: stop the workers and leave at once (see _interrupted).
     previous = {
@@ -170,7 +167,7 @@ def command(
                 TextColumn("[bold]domeng sim"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("rounds"),
+                TextColumn(current()("sim.rounds_word")),
                 TimeElapsedColumn(),
                 TimeRemainingColumn(),
                 console=err,
@@ -196,7 +193,7 @@ def command(
     except PlayerError as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:
-        raise click.ClickException(f"cannot write records: {exc}") from None
+        raise click.ClickException(current()("sim.cannot_write", why=exc)) from None
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -241,7 +238,9 @@ def _interrupted(signum: int, frame: object) -> None:
     stop_workers()
     if sys.stderr.isatty():
         os.write(2, b"\x1b[?25h")  # the progress bar hid the cursor
-    os.write(2, b"\nAborted!\n")
+    from domeng.i18n.clickwords import translate
+
+    os.write(2, f"\n{translate('Aborted!')}\n".encode())
     os._exit(128 + signum)
 
 
@@ -250,13 +249,18 @@ def _fmt(x: float, digits: int = 3) -> str:
 
 
 def _print_table(summary: Summary, seconds: float, workers: int) -> None:
+    w = current()
     s = summary.settings
     out = Console(file=sys.stdout, width=max(120, Console().width))
-    title = (
-        f"{s.rounds} rounds per entry: {s.rounds // SEATS} deals x {SEATS} rotations, "
-        f"{summary.games} game{'s' if summary.games != 1 else ''} of up to {s.game_rounds} "
-        f"deals; seed {s.seed}; "
-        f"opening {s.variants.opening.value}, block passes {s.variants.block_passes.value}"
+    title = w(
+        "sim.title",
+        rounds=s.rounds,
+        deals=s.rounds // SEATS,
+        seats=SEATS,
+        games=w.count("sim.n_games", summary.games, deals=s.game_rounds),
+        seed=s.seed,
+        opening=s.variants.opening.value,
+        block_passes=s.variants.block_passes.value,
     )
     table = Table(title=title, title_justify="left")
     table.add_column("", style="bold", no_wrap=True)
@@ -283,30 +287,29 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
 
         return cell
 
-    row("rounds", num("rounds"))
-    row("stones received / round", num("stones_per_round"))
-    row("  95% interval", ci("stones_per_round_ci95"))
-    row("  minus the others' mean", num("stones_per_round_vs_others"))
-    row("  95% interval", ci("stones_per_round_vs_others_ci95"))
-    row("stones given / round", num("given_per_round"))
-    row("net stones / round", num("net_stones_per_round"))
-    row("  95% interval", ci("net_stones_per_round_ci95"))
-    row("CAMAT titles / 100 rounds", num("camat_per_100_rounds", 2))
-    row("CAMAT titles", num("camat"))
-    row("rounds won", num("wins"))
-    row("win rate", num("win_rate"))
+    interval = "  " + w("sim.row.interval")
+    row(w("sim.row.rounds"), num("rounds"))
+    row(w("sim.row.received"), num("stones_per_round"))
+    row(interval, ci("stones_per_round_ci95"))
+    row("  " + w("sim.row.vs_others"), num("stones_per_round_vs_others"))
+    row(interval, ci("stones_per_round_vs_others_ci95"))
+    row(w("sim.row.given"), num("given_per_round"))
+    row(w("sim.row.net"), num("net_stones_per_round"))
+    row(interval, ci("net_stones_per_round_ci95"))
+    row(w("sim.row.titles_100"), num("camat_per_100_rounds", 2))
+    row(w("sim.row.titles"), num("camat"))
+    row(w("sim.row.wins"), num("wins"))
+    row(w("sim.row.win_rate"), num("win_rate"))
     row("FIRST CAPPU", num("first_cappu"))
     row("  CEKI", num("ceki"))
     row("  POLLO", num("pollo"))
     row("MANGUNO", num("manguno"))
     row("MATTIKKENG", num("mattikkeng"))
-    row("passes / round", num("passes_per_round"))
-    row("  PASSEBUNGE / round", num("passebunge_per_round"))
-    row("think ms / move", num("ms_per_move", 2))
+    row(w("sim.row.passes"), num("passes_per_round"))
+    row("  " + w("sim.row.passebunge"), num("passebunge_per_round"))
+    row(w("sim.row.think"), num("ms_per_move", 2))
     out.print(table)
+    rate = f"{s.rounds / seconds if seconds else 0:.0f}"
     out.print(
-        f"{s.rounds} rounds in {seconds:.1f} s on {workers} worker(s) "
-        f"({s.rounds / seconds if seconds else 0:.0f} rounds/s). Stones are those "
-        "received from the table or other seats; passes include PASSEBUNGE; think time "
-        "counts only moves with a choice."
+        w("sim.footer", rounds=s.rounds, seconds=f"{seconds:.1f}", workers=workers, rate=rate)
     )

@@ -57,6 +57,7 @@ from .messages import MAX_MESSAGE
 from .players import BotRunner, default_level, levels
 from .profiles import make_computer_profiles
 from .replays import ReplayFailed
+from .reviews import review_text
 from .schema import protocol_schema
 from .socket import HELLO_TIMEOUT, table_socket
 from .storage import Storage, StorageError
@@ -280,6 +281,33 @@ async def _replayed(request: Request, record: bytes) -> Response:
     return Response(answer, media_type="application/json")
 
 
+async def get_review(request: Request) -> Response:
+    """The coach's review of a seat in a finished round (:mod:`.reviews`)."""
+    _share(request, "review")
+    t = await _hub(request).find(request.path_params["id"])
+    record = _json_bytes(t.record_json(finished_rounds=True))
+    return await _reviewed(request, record)
+
+
+async def review_record(request: Request) -> Response:
+    """The coach's review of a seat in a round of a record the client sent."""
+    _share(request, "review")
+    return await _reviewed(request, await _raw_body(request, MAX_RECORD))
+
+
+async def _reviewed(request: Request, record: bytes) -> Response:
+    for name in ("seat", "round"):
+        if not request.query_params.get(name):
+            raise TableError("bad_query", f"a review needs ?seat=N&round=R ({name} missing)", 400)
+    seat = _whole(request.query_params.get("seat"), "seat", 0, 4, 0)
+    number = _whole(request.query_params.get("round"), "round", 1, 1_000_000, 1)
+    try:
+        answer = await _hub(request).replays.run(review_text, record, seat, number)
+    except ReplayFailed as e:
+        raise TableError(e.code, str(e), 400 if e.code == "bad_json" else 422) from None
+    return Response(answer, media_type="application/json")
+
+
 async def take_seat(request: Request) -> Response:
     _share(request, "seat")
     t, seat, _ = await _seat(request)
@@ -435,6 +463,8 @@ def create_app(
         Route("/api/tables/{id}/record", _guarded(get_record)),
         Route("/api/tables/{id}/replay", _guarded(get_replay)),
         Route("/api/replay", _guarded(replay_record), methods=["POST"]),
+        Route("/api/tables/{id}/review", _guarded(get_review)),
+        Route("/api/review", _guarded(review_record), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}", _guarded(take_seat), methods=["POST"]),
         Route("/api/tables/{id}/seats/{seat}/leave", _guarded(leave_seat), methods=["POST"]),
         Route("/api/tables/{id}/host", _guarded(host), methods=["POST"]),

@@ -145,9 +145,15 @@ class NewTable(_Body):
         default=None, description="how long a person has for each move (null: no clock)"
     )
     spectator_chat: bool = Field(default=False, description="spectators may talk too")
+    hints: bool | None = Field(
+        default=None,
+        description="a person in turn may ask for a hint (null: on when one person plays "
+        "against computers, off when several people play)",
+    )
 
     def settings(self) -> Settings:
         end = self.end
+        people = sum(s.kind == "person" for s in self.seats)
         return Settings(
             variants=self.variants.variants(),
             pace_ms=self.pace_ms,
@@ -157,6 +163,7 @@ class NewTable(_Body):
             end_titles=end.titles if end else None,
             turn_seconds=self.turn_seconds,
             spectator_chat=self.spectator_chat,
+            hints=self.hints if self.hints is not None else people == 1,
         )
 
 
@@ -258,6 +265,7 @@ NEW_TABLE_WORDS = Wording(
         "end": Rule("bad_body", 'must be {"rounds": N}, {"titles": N} or null'),
         "turn_seconds": _whole(MIN_TURN_SECONDS, MAX_TURN_SECONDS, null=True),
         "spectator_chat": Rule("bad_body", "must be true or false"),
+        "hints": Rule("bad_body", "must be true, false or null"),
         "open": Rule("bad_body", "must be true or false"),
         "profile": Rule("bad_body", "must be a profile's token, or null"),
     },

@@ -37,6 +37,8 @@ class SeatDoc(TypedDict):
     """Its person took it during this round and plays from the next."""
     stand_in: bool
     ready: bool | None
+    hints: int
+    """How many hints the seat's person asked the coach for."""
 
 
 class VariantsDoc(TypedDict):
@@ -102,6 +104,8 @@ class TableDoc(TypedDict):
     end: EndDoc | None
     turn_seconds: int | None
     spectator_chat: bool
+    hints: bool
+    """Whether a person in turn may ask for a hint."""
     links: LinksDoc
 
 
@@ -369,7 +373,86 @@ class Again(TypedDict):
     token: str | None
 
 
-ServiceMessage = Welcome | State | Update | Seats | Ok | Left | Pong | Error | ChatDoc | Again
+class ValuedMoveDoc(TypedDict):
+    tile: str
+    end: Literal["left", "right"]
+    value: float
+    """The coach's value of the move: expected stones received (negative), a tenth of those
+    given, the CAMAT terms (higher is better)."""
+    error: float
+    """Its standard error."""
+
+
+class ReasonDoc(TypedDict):
+    """Why the best move is best (docs/bots.md, "The coach"): a key and what it names."""
+
+    key: str
+    seat: NotRequired[int]
+    number: NotRequired[int]
+    other: NotRequired[int]
+    tile: NotRequired[str]
+    end: NotRequired[str]
+    finish: NotRequired[str]
+    stones: NotRequired[float]
+
+
+class Hint(TypedDict):
+    """The coach's answer to ``{"type": "hint"}``, to the asking connection alone."""
+
+    type: Literal["hint"]
+    reply_to: str | int | None
+    state: int
+    """The state the hint was worked out in (a later one makes it stale)."""
+    seat: int
+    moves: list[ValuedMoveDoc]
+    """Every legal move, best first."""
+    best: ValuedMoveDoc
+    reasons: list[ReasonDoc]
+    numbers: list[list[float]]
+    """The coach's beliefs: per seat, the chance that it holds a tile with each number
+    0-6."""
+    hints: int
+    """How many hints this seat has asked for, this one included."""
+
+
+class HindsightDoc(TypedDict):
+    played: float
+    """The value of the move played, knowing every hand."""
+    best: ValuedMoveDoc
+    """The best move knowing every hand."""
+
+
+class DecisionDoc(TypedDict):
+    """One reviewed decision (``domeng review --json``)."""
+
+    round: int
+    index: int
+    """The play's position in the round's plays, from 0."""
+    played: MoveDoc
+    best: MoveDoc
+    moves: list[ValuedMoveDoc]
+    loss: float
+    mark: Literal["mistake", "blunder"] | None
+    reasons: list[ReasonDoc]
+    stand_in: bool
+    numbers: list[list[float]]
+    hindsight: HindsightDoc
+
+
+class ReviewDoc(TypedDict):
+    """``GET /api/tables/{id}/review?seat=N&round=R``: the coach's review of a round."""
+
+    seat: int
+    decisions: list[DecisionDoc]
+    total_loss: float
+    round: int
+    players: list[str]
+    level: str
+
+
+ServiceMessage = (
+    Welcome | State | Update | Seats | Ok | Left | Pong | Error | ChatDoc | Again | Hint
+)
 
 
 class ErrorBody(TypedDict):

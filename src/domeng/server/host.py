@@ -160,6 +160,7 @@ async def again(hub: Hub, t: Table) -> Created:
         end=end,
         turn_seconds=settings.turn_seconds,
         spectator_chat=settings.spectator_chat,
+        hints=settings.hints,
     )
     created = await hub.create_table(body)
     for c in list(t.connections):

@@ -34,6 +34,7 @@ from .clock import Clock, LoopClock, Timer
 from .connection import encode
 from .documents import Json
 from .fanout import Fanout
+from .hinting import Hinting
 from .hubbase import log
 from .limits import Connections, Limits
 from .messages import Back, Play, Ready
@@ -50,7 +51,7 @@ from .turnclock import TurnClock
 __all__ = ["Created", "Hub"]
 
 
-class Hub(Seating, MovingOn):
+class Hub(Seating, MovingOn, Hinting):
     """Every table, its storage and its computer players; see the module docstring."""
 
     def __init__(

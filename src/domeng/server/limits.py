@@ -37,6 +37,7 @@ MESSAGE_SHARES: dict[str, Share] = {
     "ping": Share(10, 2.0),
     "back": Share(10, 1.0),
     "chat": Share(10, 1.0),  # and at most 5 in 10 s (domeng.server.chat)
+    "hint": Share(3, 0.2),  # the coach thinks about half a second of a worker's time
 }
 """Per connection, per kind of message; any other kind (a refused one) shares ``other``."""
 OTHER = Share(20, 2.0)
@@ -45,6 +46,7 @@ ADDRESS_SHARES: dict[str, Share] = {
     "seat": Share(30, 1.0),
     "host": Share(30, 1.0),
     "replay": Share(5, 0.2),
+    "review": Share(10, 0.2),  # the coach's review of a round: seconds of the worker's time
 }
 """Per client address, per kind of change over HTTP."""
 

@@ -116,6 +116,13 @@ class Chat(ClientMessage):
         return self
 
 
+class Hint(ClientMessage):
+    """What would the coach play here? Answered by ``hint`` (tables with ``hints`` on)."""
+
+    spectator_refused: ClassVar[str | None] = "a spectator has no seat to ask a hint for"
+    type: Literal["hint"]
+
+
 CLIENT: dict[str, type[ClientMessage]] = {
     "hello": Hello,
     "play": Play,
@@ -124,6 +131,7 @@ CLIENT: dict[str, type[ClientMessage]] = {
     "ping": Ping,
     "back": Back,
     "chat": Chat,
+    "hint": Hint,
 }
 """Every message a client may send, by its ``type``."""
 

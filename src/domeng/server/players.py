@@ -13,10 +13,14 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
 
 from domeng.bots import make_player, player_names
 from domeng.engine import Move, SeatView
+
+T = TypeVar("T")
 
 LIGHT_LEVELS = frozenset({"random", "basic"})
 """Players cheap enough to choose on the service's own loop: ``basic`` takes 13 µs a
@@ -59,6 +63,12 @@ class BotRunner:
             return choose_move(level, seed, v)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor(), choose_move, level, seed, v)
+
+    async def think(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in the process pool the searching players use (the coach's
+        hints: a module-level function and picklable arguments)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor(), work, *args)
 
     def close(self) -> None:
         if self._processes is not None:

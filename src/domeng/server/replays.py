@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from domeng.engine import Game
@@ -71,12 +72,16 @@ class Replays:
 
     async def replay(self, record: bytes, round_number: int | None = None) -> bytes:
         """The replay of ``record`` (its text), worked out in the worker process."""
+        return await self.run(replay_text, record, round_number)
+
+    async def run(self, work: Callable[..., bytes], *args: object) -> bytes:
+        """``work(*args)`` in the worker process, in its turn (a replay, a review)."""
         async with self._slots:
             if self._pool is None:
                 ctx = multiprocessing.get_context("forkserver")
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, replay_text, record, round_number)
+            return await loop.run_in_executor(self._pool, work, *args)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -20,10 +20,10 @@ from pydantic import Field, TypeAdapter
 from . import documents as doc
 from .bodies import LeaveSeat, NewTable, TakeSeat
 from .host import HostAction
-from .messages import Back, Chat, Hello, Ping, Play, Ready, Sync
+from .messages import Back, Chat, Hello, Hint, Ping, Play, Ready, Sync
 
 ClientMessageDoc = Annotated[
-    Hello | Play | Ready | Sync | Ping | Back | Chat, Field(discriminator="type")
+    Hello | Play | Ready | Sync | Ping | Back | Chat | Hint, Field(discriminator="type")
 ]
 ServiceMessageDoc = Annotated[doc.ServiceMessage, Field(discriminator="type")]
 
@@ -41,6 +41,7 @@ KINDS: dict[str, Any] = {
     "new_table_answer": doc.NewTableDoc,
     "taken_seat": doc.TakenSeatDoc,
     "replay": doc.ReplayDoc,
+    "review": doc.ReviewDoc,
     "http_error": doc.HttpError,
 }
 """Every kind of body and message, by the name the schema's ``properties`` give it."""

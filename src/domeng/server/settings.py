@@ -31,6 +31,8 @@ class Settings:
     """How long a person has for each move (None: no turn clock)."""
     spectator_chat: bool = False
     """Whether spectators may talk at the table."""
+    hints: bool = False
+    """Whether a person in turn may ask the coach for a hint (``{"type": "hint"}``)."""
 
     def json(self) -> Json:
         return {
@@ -47,6 +49,7 @@ class Settings:
             ),
             "turn_seconds": self.turn_seconds,
             "spectator_chat": self.spectator_chat,
+            "hints": self.hints,
         }
 
     @classmethod
@@ -61,4 +64,5 @@ class Settings:
             end_titles=end.get("titles"),
             turn_seconds=d.get("turn_seconds"),
             spectator_chat=bool(d.get("spectator_chat", False)),
+            hints=bool(d.get("hints", False)),
         )

@@ -23,6 +23,7 @@ from .messages import (
     Chat,
     ClientMessage,
     Hello,
+    Hint,
     Ping,
     Play,
     Ready,
@@ -173,6 +174,8 @@ async def _do(hub: Hub, t: Table, c: Connection, msg: ClientMessage) -> None:
         await hub.back(t, c, msg)
     elif isinstance(msg, Chat):
         await hub.say(t, c, msg)
+    elif isinstance(msg, Hint):
+        await hub.hint(t, c, msg)
     else:
         assert isinstance(msg, Sync)
         hub.sync(t, c)

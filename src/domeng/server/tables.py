@@ -314,6 +314,7 @@ class Table:
                         if finished_round
                         else None
                     ),
+                    "hints": st.hints,
                 }
             )
         return {

@@ -2,6 +2,7 @@
 
 Nothing here knows a rule: what may be played comes from the seat's legal
 moves, the sentences from :mod:`domeng.account`, the figures from the round.
+Every text is in the terminal's language (:func:`domeng.i18n.current`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from domeng.account import (
     describe,
     narrate,
     pips,
-    plural,
     shortfall,
     standings_sentence,
+    stones,
     you_form,
 )
 from domeng.engine import (
@@ -35,12 +36,15 @@ from domeng.engine import (
 )
 from domeng.engine.standings import standings as game_figures
 from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
+from domeng.i18n import current
 
 __all__ = [
     "domino",
     "end_choice",
     "final_standings",
+    "full_stop",
     "hand_tiles",
+    "level_words",
     "line_text",
     "round_header",
     "round_summary",
@@ -59,7 +63,7 @@ def domino(t: Tile) -> str:
 
 def line_text(line: Sequence[tuple[int, int]]) -> str:
     """The line as dominoes from left to right: ``[6|6][6|3][3|2]``."""
-    return "".join(f"[{a}|{b}]" for a, b in line) if line else "(empty)"
+    return "".join(f"[{a}|{b}]" for a, b in line) if line else current()("play.empty_line")
 
 
 def hand_tiles(mask: TileSet) -> list[Tile]:
@@ -69,30 +73,31 @@ def hand_tiles(mask: TileSet) -> list[Tile]:
 
 def sentence(event: Event, names: Sequence[str]) -> str:
     """One event told for people (via :func:`domeng.account.describe`)."""
-    return you_form(describe(event, names), names[0])
+    w = current()
+    return you_form(describe(event, names, w=w), names[0], w)
 
 
 def sentences(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     """Events told for people, a pass together with its stones."""
-    return [you_form(s, names[0]) for s in narrate(events, names)]
+    w = current()
+    return [you_form(s, names[0], w) for s in narrate(events, names, w=w)]
 
 
 def round_header(r: Round, names: Sequence[str]) -> Text:
     """The line that announces a new round."""
+    w = current()
     who = names[r.starter]
-    if r.opening_tile is not None:
-        how = f"opens with {domino(r.opening_tile)}"
-    else:
-        how = "opens with any tile"
     if r.number > 1 and r.camat == r.starter:
-        why = " as CAMAT"
+        told = w("play.starts_camat", who=who)
     elif r.number > 1:
-        why = f" as the winner of round {r.number - 1}"
+        told = w("play.starts_winner", who=who, n=r.number - 1)
+    elif r.opening_tile is not None:
+        told = w("play.starts_lempa", who=who, tile=domino(r.opening_tile))
     else:
-        why = ""
+        told = w("play.starts_any", who=who)
     text = Text()
-    text.append(f"Round {r.number}", style="bold")
-    text.append(f" — {you_form(f'{who} {how}', names[0])}{why}.")
+    text.append(w("play.round_n", n=r.number), style="bold")
+    text.append(f" — {you_form(told, names[0], w)}")
     return text
 
 
@@ -114,15 +119,16 @@ def your_tiles(v: SeatView) -> Text:
 
 def status(v: SeatView, names: Sequence[str], kinds: Sequence[str]) -> RenderableType:
     """The table as the seat sees it: players, tiles, stones, titles, the line, its tiles."""
+    w = current()
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 2, 0, 0))
     table.add_column("")
-    table.add_column("Player")
-    table.add_column("Tiles", justify="right")
-    table.add_column("Stones", justify="right")
-    table.add_column("CAMAT titles", justify="right")
+    table.add_column(w("summary.player"))
+    table.add_column(w("play.tiles"), justify="right")
+    table.add_column(w("summary.stones"), justify="right")
+    table.add_column(w("summary.titles"), justify="right")
     for s in range(SEATS):
         mark = "▶" if v.turn == s else ""
-        who = names[s] + (f" ({kinds[s]})" if kinds[s] else "")
+        who = names[s] + (f" ({level_words(kinds[s])})" if kinds[s] else "")
         if v.camat == s:
             who += "  CAMAT"
         table.add_row(
@@ -133,18 +139,20 @@ def status(v: SeatView, names: Sequence[str], kinds: Sequence[str]) -> Renderabl
             str(v.titles[s]),
             style="bold" if s == v.seat else None,
         )
-    camat = names[v.camat] if v.camat is not None else "none yet"
-    header = Text(f"Round {v.number} · table: {plural(v.table)} · CAMAT: {camat}", style="cyan")
-    line = Text("Line: ", style="bold", overflow="fold")
+    camat = names[v.camat] if v.camat is not None else w("play.no_camat")
+    header = Text(
+        w("play.header", n=v.number, stones=stones(v.table, w), camat=camat), style="cyan"
+    )
+    line = Text(w("play.line") + " ", style="bold", overflow="fold")
     line.append(line_text(v.line))
     parts: list[RenderableType] = [header, table, line]
     if v.ends is not None:
-        parts.append(Text(f"Ends: {v.ends[0]} (left) and {v.ends[1]} (right)"))
-    tiles = Text("Your tiles: ", style="bold")
+        parts.append(Text(w("play.ends", left=v.ends[0], right=v.ends[1])))
+    tiles = Text(w("play.your_tiles") + " ", style="bold")
     tiles.append_text(your_tiles(v))
     parts.append(tiles)
     if v.legal_moves:
-        parts.append(Text("(* = you may play it)", style="dim"))
+        parts.append(Text(w("play.star"), style="dim"))
     return Group(*parts)
 
 
@@ -157,29 +165,36 @@ def end_choice(v: SeatView, moves: Sequence[Move]) -> str:
     # The half that stays open once the tile is laid against an end.
     left_open = lo if hi == left else hi
     right_open = lo if hi == right else hi
-    return (
-        f"{domino(t)} fits both ends: l) left, next to {left} (the line then shows "
-        f"{left_open} and {right}) · r) right, next to {right} (then {left} and {right_open}). "
-        "Which end? "
+    return current()(
+        "play.which_end",
+        tile=domino(t),
+        left=left,
+        right=right,
+        left_open=left_open,
+        right_open=right_open,
     )
 
 
 def standings(r: Round, names: Sequence[str]) -> RenderableType:
     """Everyone's stones and CAMAT titles after the round, the table's stones, the CAMAT."""
-    table = Table(title="Standings", title_justify="left", box=None, padding=(0, 2, 0, 0))
-    table.add_column("Player")
-    table.add_column("Stones", justify="right")
-    table.add_column("CAMAT titles", justify="right")
+    w = current()
+    table = Table(
+        title=w("summary.standings"), title_justify="left", box=None, padding=(0, 2, 0, 0)
+    )
+    table.add_column(w("summary.player"))
+    table.add_column(w("summary.stones"), justify="right")
+    table.add_column(w("summary.titles"), justify="right")
     for s in range(SEATS):
         who = names[s] + ("  CAMAT" if r.camat == s else "")
         table.add_row(who, str(r.stones[s]), str(r.titles[s]))
-    table.add_row("(table)", str(r.table), "")
+    table.add_row(w("play.the_table"), str(r.table), "")
     return table
 
 
 def _transfers(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     """Every stone moved in the round: who received how many from whom, and why
     (seat by seat; transfers of the same kind added up, in the order they happened)."""
+    w = current()
     totals: dict[tuple[int, int | None, Reason], int] = {}
     for e in events:
         if isinstance(e, StonesMoved):
@@ -188,43 +203,47 @@ def _transfers(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     out: list[str] = []
     by_receiver = sorted(totals.items(), key=lambda item: item[0][0])
     for (receiver, giver, reason), amount in by_receiver:
-        text = describe(StonesMoved(giver, receiver, amount, reason), names)
-        out.append(you_form(text, names[0]))
+        text = describe(StonesMoved(giver, receiver, amount, reason), names, w=w)
+        out.append(you_form(text, names[0], w))
     return out
 
 
 def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
     """After a round: how it ended, every hand and the unused tiles, the stones moved."""
+    w = current()
     result = r.result
     assert result is not None
     parts: list[RenderableType] = []
-    parts.append(Text(f"── Round {r.number} is over ──", style="bold"))
+    parts.append(Text(f"── {w('summary.title', n=r.number)} ──", style="bold"))
     after = False
     for e in r.events:
         if isinstance(e, RoundEnded):
-            parts.append(Text(sentence(e, names) + ".", style="bold yellow"))
+            parts.append(Text(full_stop(sentence(e, names)), style="bold yellow"))
             after = True
         elif after and isinstance(e, CamatElected):
-            parts.append(Text(sentence(e, names) + ".", style="bold magenta"))
-    hands = Table(title="Tiles left", title_justify="left", box=None, padding=(0, 2, 0, 0))
-    hands.add_column("Player")
-    hands.add_column("Tiles")
-    hands.add_column("Pips", justify="right")
+            parts.append(Text(full_stop(sentence(e, names)), style="bold magenta"))
+    hands = Table(
+        title=w("summary.tiles_left"), title_justify="left", box=None, padding=(0, 2, 0, 0)
+    )
+    hands.add_column(w("summary.player"))
+    hands.add_column(w("play.tiles"))
+    hands.add_column(w("summary.pips"), justify="right")
     for s in range(SEATS):
         mask = result.hands[s]
         shown = " ".join(domino(t) for t in hand_tiles(mask)) or "—"
-        hands.add_row(names[s], shown, pips(pip_total(mask)))
-    hands.add_row("(unused)", " ".join(domino(t) for t in hand_tiles(result.unused)), "")
+        hands.add_row(names[s], shown, pips(pip_total(mask), w))
+    unused = " ".join(domino(t) for t in hand_tiles(result.unused))
+    hands.add_row(w("play.unused"), unused, "")
     parts.append(hands)
     moved = _transfers(r.events, names)
-    parts.append(Text("Stones this round:", style="bold"))
+    parts.append(Text(w("play.stones_this_round"), style="bold"))
     if moved:
-        parts.extend(Text(f"  {m}.") for m in moved)
+        parts.extend(Text(f"  {full_stop(m)}") for m in moved)
     else:
-        parts.append(Text("  none moved."))
-    short = shortfall(r.events, names)
+        parts.append(Text("  " + w("play.none_moved")))
+    short = shortfall(r.events, names, w)
     if short is not None:  # a CEKI that brought 1 stone, or none, looks like a mistake
-        parts.append(Text(f"  {you_form(short, names[0])}."))
+        parts.append(Text(f"  {you_form(short, names[0], w)}"))
     parts.append(standings(r, names))
     return Group(*parts)
 
@@ -232,20 +251,25 @@ def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
 def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
     """The game's final standings (:func:`domeng.engine.standings.standings`): a table in
     rank order with every player's figures over the game, and who won, in a sentence."""
+    w = current()
     rows = game_figures(game)
-    played = plural(len(game.rounds), "round")
     table = Table(
-        title=f"Final standings after {played}",
+        title=w.count("play.final_standings", len(game.rounds)),
         title_justify="left",
         title_style="bold",
         box=None,
         padding=(0, 1, 0, 0),
     )
-    table.add_column("Rank", justify="right")
-    table.add_column("Player", min_width=max(len(n) for n in names))
+    table.add_column(w("standings.rank"), justify="right")
+    table.add_column(w("summary.player"), min_width=max(len(n) for n in names))
     # Two-word headings may wrap in a narrow terminal; the game's words never do.
-    for heading in ("CAMAT titles", "Stones", "Stones received", "Rounds won"):
-        table.add_column(heading, justify="right")
+    for heading in (
+        "summary.titles",
+        "summary.stones",
+        "standings.received",
+        "standings.rounds_won",
+    ):
+        table.add_column(w(heading), justify="right")
     for word in ("CEKI", "POLLO", "MANGUNO", "MATTIKKENG"):
         table.add_column(word, justify="right", no_wrap=True, min_width=len(word))
     for st in rows:
@@ -257,5 +281,30 @@ def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
             *(str(n) for n in figures + counts),
             style="bold" if st.rank == 1 else None,
         )
-    winner = you_form(standings_sentence(rows, names, over=True), names[0])
-    return Group(table, Text(winner + ".", style="bold yellow"))
+    winner = you_form(standings_sentence(rows, names, over=True, w=w), names[0], w)
+    return Group(table, Text(full_stop(winner), style="bold yellow"))
+
+
+def full_stop(sentence: str) -> str:
+    """A sentence with its final full stop (the account's sentences have none, a few
+    of the browser's texts end with one or with "!").
+
+    >>> full_stop("Besse wins the round"), full_stop("He was owed 3."), full_stop("CEKI!")
+    ('Besse wins the round.', 'He was owed 3.', 'CEKI!')
+    >>> full_stop("बेस्से जीतता है")
+    'बेस्से जीतता है।'
+    """
+    if sentence.endswith((".", "!", "?", "।")):
+        return sentence
+    return sentence + ("।" if current().code == "hi" and _devanagari(sentence) else ".")
+
+
+def _devanagari(text: str) -> bool:
+    return any("\u0900" <= c <= "\u097f" for c in text[-3:])
+
+
+def level_words(kind: str) -> str:
+    """A computer player's kind in the terminal's language (``basic``: ``dasar``)."""
+    w = current()
+    key = f"level.{kind}"
+    return w(key) if w.has(key) else kind

@@ -24,11 +24,13 @@ from rich.text import Text
 from domeng.bots import Player, make_player
 from domeng.engine import SEATS, End, Game, Move, Round, RoundEnded, SeatView, parse_tile
 from domeng.engine.record import StandIns, save_record
+from domeng.i18n import current
 
 from .render import (
     domino,
     end_choice,
     final_standings,
+    full_stop,
     hand_tiles,
     round_header,
     round_summary,
@@ -58,12 +60,6 @@ OPPONENT_NAMES = ("Besse", "Cicci", "Daeng", "Emba")
 """The computer players' names at seats 1-4."""
 
 _KIND = re.compile(r"^(?P<name>.*\S)\s+\((?P<kind>[^()]+)\)$")
-
-HELP = (
-    "Type the number of a tile to play it (or its name, like 6-4); when it fits both\n"
-    "ends you are asked which one: l (left) or r (right). q saves the game and quits;\n"
-    "so does Ctrl-C or Ctrl-D. The game is saved after every move."
-)
 
 
 class Quit(Exception):
@@ -101,10 +97,9 @@ class Until:
         return f"{self.what}={self.count}"
 
     def words(self) -> str:
-        """``"after 20 rounds"``, ``"once a player has 3 CAMAT titles"``."""
-        if self.what == "rounds":
-            return f"after {self.count} {'round' if self.count == 1 else 'rounds'}"
-        return f"once a player has {self.count} CAMAT {'title' if self.count == 1 else 'titles'}"
+        """``"after 20 rounds"``, ``"once a player has 3 CAMAT titles"`` (in the
+        terminal's language)."""
+        return current().count(f"play.until_{self.what}", self.count)
 
     def reached(self, game: Game) -> bool:
         """Whether ``game`` is over: its last round finished and the count reached."""
@@ -204,9 +199,9 @@ class PlaySession:
         except Quit:
             self._stop("")
         except EOFError:
-            self._stop("End of input. ")
+            self._stop(current()("play.end_of_input") + " ")
         except KeyboardInterrupt:
-            self._stop("Interrupted. ")
+            self._stop(current()("play.interrupted") + " ")
 
     def _stop(self, why: str) -> None:
         if self.game.rounds:
@@ -214,12 +209,11 @@ class PlaySession:
             with contextlib.suppress(KeyboardInterrupt):
                 self.save()
         self.console.print()
+        w = current()
         self.console.print(
-            Text(f"{why}The game is saved in {self.path}", style="bold"), soft_wrap=True
+            Text(why + w("play.saved_in", path=self.path), style="bold"), soft_wrap=True
         )
-        self.console.print(
-            Text(f"Continue it with: domeng play --resume {self.path}"), soft_wrap=True
-        )
+        self.console.print(Text(w("play.continue_with", path=self.path)), soft_wrap=True)
 
     def save(self) -> None:
         save_record(self.path, self.game, self.record_names, stand_ins=self.stand_ins)
@@ -232,23 +226,19 @@ class PlaySession:
         """The game is over: its final standings, and where it is saved."""
         self.console.print()
         assert self.until is not None
-        self.say(Text(f"That was the last round: the game ends {self.until.words()}.", "bold"))
+        w = current()
+        self.say(Text(w("play.last_round", until=self.until.words()), "bold"))
         self.console.print(final_standings(self.game, self.names))
         self.console.print()
-        self.say(Text(f"The game is saved in {self.path}"))
-        self.say(Text(f"Replay it with: domeng replay {self.path}"))
+        self.say(Text(w("play.saved_in", path=self.path)))
+        self.say(Text(w("play.replay_with", path=self.path)))
 
     def _play(self) -> None:
         game = self.game
         if game.rounds and not game.round.finished:
             r = game.round
-            self.say(
-                Text(
-                    f"Resuming round {r.number} after {len(r.plays)} "
-                    f"{'play' if len(r.plays) == 1 else 'plays'}.",
-                    style="bold",
-                )
-            )
+            told = current().count("play.resuming_round", len(r.plays), round=r.number)
+            self.say(Text(told, style="bold"))
         while True:
             if self.over():  # a resumed game that had already reached its end
                 self._end()
@@ -262,7 +252,7 @@ class PlaySession:
             if self.over():
                 self._end()
                 return
-            answer = self.ask(Text("Press Enter for the next round, q to quit: ", style="bold"))
+            answer = self.ask(Text(current()("play.next_round") + " ", style="bold"))
             if answer.strip().lower() in ("q", "quit", "exit"):
                 raise Quit
 
@@ -299,7 +289,7 @@ class PlaySession:
                 break
         for text in sentences(events[told:stop], self.names):
             style = "bold" if text.startswith(self.names[PERSON] + " ") else None
-            self.say(Text(f"  {text}.", style=style or ""))
+            self.say(Text(f"  {full_stop(text)}", style=style or ""))
         return len(events)
 
     def say(self, text: Text) -> None:
@@ -315,15 +305,14 @@ class PlaySession:
         self.console.print(status(v, self.names, self.kinds))
         tiles = hand_tiles(v.hand)
         count = len(tiles)
+        w = current()
         while True:
-            answer = self.ask(
-                Text(f"Your turn — play which tile (1-{count}, q to quit)? ", style="bold")
-            )
+            answer = self.ask(Text(w("play.your_turn", count=count) + " ", style="bold"))
             answer = answer.strip().lower()
             if answer in ("q", "quit", "exit"):
                 raise Quit
             if answer in ("h", "?", "help"):
-                self.say(Text(HELP))
+                self.say(Text(w("play.how_to")))
                 continue
             t = self._tile_of(answer, tiles)
             if t is None:
@@ -340,41 +329,41 @@ class PlaySession:
 
     def _tile_of(self, answer: str, tiles: Sequence[int]) -> int | None:
         count = len(tiles)
+        w = current()
         if not answer:
-            self._error(f"Type the number of a tile, from 1 to {count} (h for help).")
+            self._error(w("play.type_number", count=count))
             return None
         if answer.isascii() and answer.isdigit():
             k = int(answer)
             if 1 <= k <= count:
                 return tiles[k - 1]
-            self._error(f"There is no tile {k}: type a number from 1 to {count}.")
+            self._error(w("play.no_tile_k", k=k, count=count))
             return None
         try:
             t = parse_tile(answer.replace("|", "-").strip("[]"))
         except ValueError:
-            self._error(
-                f"{answer!r} is not a tile number: type a number from 1 to {count} "
-                "(h for help, q to quit)."
-            )
+            self._error(w("play.not_a_number", answer=repr(answer), count=count))
             return None
         if t not in tiles:
-            self._error(f"You do not hold {domino(t)}: type a number from 1 to {count}.")
+            self._error(w("play.not_held", tile=domino(t), count=count))
             return None
         return t
 
     def _not_playable(self, v: SeatView, t: int, tiles: Sequence[int]) -> None:
+        w = current()
         if v.ends is None:
-            why = f"{domino(t)} cannot open this round."
+            why = w("play.cannot_open", tile=domino(t))
         else:
-            why = f"{domino(t)} does not fit the ends ({v.ends[0]} and {v.ends[1]})."
+            why = w("play.does_not_fit", tile=domino(t), left=v.ends[0], right=v.ends[1])
         playable = sorted({m.tile for m in v.legal_moves}, key=tiles.index)
         listed = ", ".join(f"{tiles.index(p) + 1}) {domino(p)}" for p in playable)
-        self._error(f"{why} You may play: {listed}.")
+        self._error(f"{why} " + w("play.you_may_play", tiles=listed))
 
     def _ask_end(self, v: SeatView, moves: Sequence[Move]) -> Move | None:
         by_end = {m.end: m for m in moves}
         while True:
-            answer = self.ask(Text(end_choice(v, moves) + "(b to pick another tile) ", "bold"))
+            w = current()
+            answer = self.ask(Text(f"{end_choice(v, moves)} {w('play.b_back')} ", "bold"))
             answer = answer.strip().lower()
             if answer in ("q", "quit", "exit"):
                 raise Quit
@@ -384,7 +373,7 @@ class PlaySession:
                 return by_end[End.LEFT]
             if answer in ("r", "right"):
                 return by_end[End.RIGHT]
-            self._error("Type l for the left end or r for the right end (b to pick another tile).")
+            self._error(w("play.type_l_r"))
 
 
 def new_seats(name: str, opponents: str, seed: int) -> list[Seat]:

@@ -63,6 +63,9 @@ class StoredSeat:
     profile: str | None = None
     """The profile of the seat's person, whose results its rounds count for (None: none;
     a computer seat counts for its level's profile)."""
+    hints: int = 0
+    """How many of the coach's hints this seat's person asked for (the final standings
+    show it)."""
 
 
 @dataclass(slots=True)

@@ -104,11 +104,15 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 4: players who come back: profiles, their figures and ratings, a seat's profile
     HISTORY_MIGRATION,
+    # 5: the coach's hints a seat's person asked for
+    """
+    ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 """The schema, step by step: step N brings a file from ``user_version`` N-1 to N."""
 
 _SEAT_COLUMNS = (
-    "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts, profile"
+    "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts, profile, hints"
 )
 
 
@@ -171,7 +175,7 @@ class SQLiteStorage(SQLiteHistory, Storage):
             for n, s in enumerate(table.seats):
                 db.execute(
                     f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (table.id, n, *_seat_values(s)),
                 )
             for n, d in enumerate(table.deals, 1):
@@ -226,10 +230,10 @@ class SQLiteStorage(SQLiteHistory, Storage):
             "ORDER BY table_id, seat",
             params,
         ):
-            kind, level, name, token_hash, ready, seed, invite, open_, sits, timeouts, pid = values
-            seat = StoredSeat(
-                kind, level, name, token_hash, ready, seed, invite, bool(open_), sits, timeouts, pid
-            )
+            kind, level, name, token_hash, ready, seed, invite, open_, *counts = values
+            sits, timeouts, pid, hints = counts
+            seat = StoredSeat(kind, level, name, token_hash, ready, seed, invite, bool(open_))
+            seat.sits_from, seat.timeouts, seat.profile, seat.hints = sits, timeouts, pid, hints
             tables[tid].seats.append(seat)
         for tid, _, hands, unused, at in db.execute(
             f"SELECT table_id, number, hands, unused, at FROM deals WHERE table_id IN ({picked}) "
@@ -386,8 +390,8 @@ class SQLiteStorage(SQLiteHistory, Storage):
 
 def _seat_values(
     s: StoredSeat,
-) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int, str | None]:
+) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int, str | None, int]:
     return (
         s.kind, s.level, s.name, s.token_hash, s.ready, s.seed, s.invite, int(s.open),
-        s.sits_from, s.timeouts, s.profile,
+        s.sits_from, s.timeouts, s.profile, s.hints,
     )  # fmt: skip

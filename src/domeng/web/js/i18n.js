@@ -33,18 +33,30 @@ let dict = {};
 let lang = "en";
 const cache = {};
 
+/** A group of texts (`"living": {"mute": ...}`) is asked for as "living.mute". */
+function withGroups(doc) {
+  for (const [group, texts] of Object.entries(doc)) {
+    if (group === "terms" || !texts || typeof texts !== "object" || Array.isArray(texts)) continue;
+    for (const [k, v] of Object.entries(texts)) if (typeof v === "string") doc[`${group}.${k}`] ??= v;
+  }
+  return doc;
+}
+
 async function fetchLang(code) {
   if (!cache[code]) {
     const r = await fetch(`/web/i18n/${code}.json`);
     if (!r.ok) throw new Error(`language ${code}: ${r.status}`);
-    cache[code] = await r.json();
+    cache[code] = withGroups(await r.json());
   }
   return cache[code];
 }
 
-/** The language to start with: remembered, else the browser's, else English. */
+/** The language to start with: asked in the address (?lang=id, as `domeng --lang id` and
+ * docs/rules.md open it), else remembered, else the browser's, else English. */
 export function preferredLanguage() {
   const known = LANGUAGES.map(([c]) => c);
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && known.includes(asked)) return asked;
   const saved = localStorage.getItem(STORE);
   if (saved && known.includes(saved)) return saved;
   for (const l of navigator.languages || []) {

@@ -1,15 +1,18 @@
 // Watching a finished game again, step by step: a table's finished rounds, or a record
-// file opened in the browser. Every hand is shown.
+// file opened in the browser. Every hand is shown, or the game from one seat: what it
+// saw, and at its decisions the coach's review and beliefs (coach.js).
 
 import { api } from "./api.js";
 import { describe } from "./account.js";
+import { ct, decisionElement, reviewCache } from "./coach.js";
 import { drawBoard, layoutFor } from "./board.js";
 import { seatName, setTermText, t } from "./i18n.js";
+import { handsElement } from "./hands.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
 export function replayPage(root, source) {
-  const st = { data: null, round: 0, step: 0, timer: null, error: null };
+  const st = { data: null, round: 0, step: 0, timer: null, error: null, seat: null };
   root.innerHTML = `
     <div class="replay-page">
       <div class="table-main">
@@ -24,10 +27,12 @@ export function replayPage(root, source) {
             <button type="button" class="small" data-step="last">»</button>
           </div>
           <span class="step-no muted"></span>
+          <label><span class="seat-label"></span> <select class="seat-select" data-view-from></select></label>
           <a class="button small download" hidden></a>
         </div>
         <input type="range" class="step-range" min="0" value="0">
         <div class="board-wrap"></div>
+        <div class="coach-panel" data-coach-panel hidden></div>
         <div class="replay-summary"></div>
       </div>
       <aside class="side">
@@ -60,6 +65,11 @@ export function replayPage(root, source) {
     });
   }
   q(".step-range").addEventListener("input", (ev) => go(Number(ev.target.value)));
+  q(".seat-select").addEventListener("change", (ev) => {
+    st.seat = ev.target.value === "" ? null : Number(ev.target.value);
+    render();
+  });
+  const reviews = reviewCache(source, () => render(), showApiError);
   q(".round-select").addEventListener("change", async (ev) => {
     st.round = Number(ev.target.value);
     st.step = 0;
@@ -165,9 +175,32 @@ export function replayPage(root, source) {
     const wrap = q(".board-wrap");
     const fresh = new Set();
     if (s.play && s.play.tile) fresh.add(s.play.tile);
+    // from one seat: its hand at the bottom, the others' tiles face down (their counts)
+    const one = st.seat;
+    const seatSel = q(".seat-select");
+    q(".seat-label").textContent = ct("view_from");
+    seatSel.replaceChildren(h("option", { value: "", selected: one === null, text: ct("everyone") }), ...names.map((n, i) => h("option", { value: String(i), selected: one === i, text: n })));
+    // on a phone the hands are shown face up under the board, large enough to read
+    const layout = layoutFor(wrap.clientWidth || window.innerWidth);
+    const below = layout === "tall" && one === null;
+    const shown = one === null ? { me: 0, hand: null, faces: below ? null : s.hands } : { me: one, hand: s.hands[one], faces: null };
     wrap.replaceChildren(
-      drawBoard({ layout: layoutFor(wrap.clientWidth || window.innerWidth), me: 0, names: plates, view, hand: null, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, faces: s.hands, onTile() {}, onEnd() {} }),
+      drawBoard({ layout, names: plates, view, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, ...shown, onTile() {}, onEnd() {} }),
     );
+    if (below) wrap.appendChild(handsElement(plates, s.hands));
+    const panel = q(".coach-panel");
+    panel.hidden = one === null;
+    if (one !== null) {
+      // the coach's review of this seat's round: at each of its decisions, the values and
+      // the beliefs about the hidden hands, judged from what it knew then
+      const doc = reviews.get(one, rnd.number);
+      const d = doc ? doc.decisions.find((x) => x.index === st.step) : null;
+      let body;
+      if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
+      else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
+      else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: doc.total_loss.toFixed(2) }) });
+      panel.replaceChildren(body);
+    }
     const events = all.slice(0, st.step + 1).flatMap((x) => x.events);
     q(".account-title").textContent = t("account.title", { n: rnd.number });
     const list = q(".account");

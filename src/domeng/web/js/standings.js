@@ -3,6 +3,7 @@
 
 import { setTermText, t, termify } from "./i18n.js";
 import { stonesChart } from "./gamechart.js";
+import { hintsNote } from "./coach.js";
 import { h } from "./summary.js";
 
 const COLUMNS = [
@@ -15,6 +16,11 @@ const COLUMNS = [
   ["manguno", "MANGUNO"],
   ["mattikkeng", "MATTIKKENG"],
 ];
+
+/** How many rounds of the table are over (each has its winner): a replay shows only those. */
+export function roundsFinished(table) {
+  return (table.standings || []).reduce((n, row) => n + row.rounds_won, 0);
+}
 
 function heading(key) {
   return key.includes(".") ? t(key) : key; // the game's own words stay as they are
@@ -51,7 +57,10 @@ export function standingsElement(table, names, actions = null) {
   for (const r of rows) {
     const tr = h("tr", { class: r.rank === 1 ? "won" : "", "data-standing-seat": r.seat });
     tr.appendChild(h("td", { class: "rank", "data-label": t("standings.rank"), text: String(r.rank) }));
-    tr.appendChild(h("td", { class: "who", text: names[r.seat] }));
+    const who = h("td", { class: "who", text: names[r.seat] });
+    const hints = hintsNote((table.seats || [])[r.seat]); // "3 hints": the coach's, asked for
+    if (hints) who.appendChild(h("small", { class: "muted hints-note", "data-hints": "", text: ` · ${hints}` }));
+    tr.appendChild(who);
     for (const [field, key] of COLUMNS) {
       tr.appendChild(h("td", { class: "num", "data-label": heading(key), text: String(r[field]) }));
     }

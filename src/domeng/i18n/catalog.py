@@ -1,0 +1,127 @@
+"""The words of one language, read from the browser's own catalogs.
+
+There is one source of translations for the browser and the terminal: the
+files ``domeng/web/i18n/<code>.json`` that ``web/js/i18n.js`` reads. The
+browser's keys (``ev.plays``, ``reason.CEKI``, ``n_stones`` ...) tell the
+account of a round, and :mod:`domeng.account` tells it with the same keys, so
+each sentence is written once. What only the terminal says (``domeng play``,
+``replay``, ``sim``, ``serve``, every ``--help``, click's own words) is in
+the one top-level group ``"terminal"`` of the same files; the browser never
+asks for it.
+
+A text is a string with ``{name}`` placeholders, filled in as the browser
+fills them (a placeholder without a value stays as it is); a count is an
+object of CLDR plural forms (``{"one": "1 STONE", "other": "{n} STONES"}``)
+chosen by Babel's plural rules for the language, as ``Intl.PluralRules`` does
+in the browser (a terminal text may add an explicit ``"zero"`` form).
+
+>>> en = words("en")
+>>> en("ev.pass", who="Besse", stones=en.count("n_stones", 2))
+'Besse cannot play — PASS: 2 STONES'
+>>> words("id").count("n_stones", 1)
+'1 STONES'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib.resources import files
+
+from babel import Locale
+
+__all__ = ["GROUP", "LANGUAGES", "NAMES", "Words", "catalog", "words"]
+
+LANGUAGES = ("en", "id", "tr", "pt", "nl", "hi")
+"""The languages Domeng speaks, English (the fallback) first."""
+
+NAMES = {
+    "en": "English",
+    "id": "Bahasa Indonesia",
+    "tr": "Türkçe",
+    "pt": "Português",
+    "nl": "Nederlands",
+    "hi": "हिन्दी",
+}
+"""Each language's name in itself (as the browser's language menu shows it)."""
+
+GROUP = "terminal"
+"""The catalogs' top-level group of what only the terminal says."""
+
+Text = str | dict[str, str]
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@cache
+def catalog(code: str) -> dict[str, object]:
+    """The whole catalog of a language, as the browser reads it."""
+    if code not in LANGUAGES:
+        raise ValueError(f"Domeng does not speak {code!r}: {', '.join(LANGUAGES)}")
+    path = files("domeng").joinpath("web", "i18n", f"{code}.json")
+    loaded: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _fill(text: str, values: dict[str, object]) -> str:
+    return _PLACEHOLDER.sub(
+        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), text
+    )
+
+
+class Words:
+    """The texts of one language: the terminal's group first, then the browser's keys;
+    a key this language lacks falls back to English (a test keeps none missing)."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.locale = Locale.parse(code)
+        whole = catalog(code)
+        group = whole.get(GROUP, {})
+        assert isinstance(group, dict)
+        self._own: dict[str, object] = {**whole, **group}
+
+    def __repr__(self) -> str:
+        return f"words({self.code!r})"
+
+    def _raw(self, key: str) -> object:
+        if key in self._own:
+            return self._own[key]
+        if self.code != "en":
+            return words("en")._raw(key)
+        raise KeyError(f"no text {key!r} in the catalogs")
+
+    def has(self, key: str) -> bool:
+        """Whether this language itself (not the English fallback) has ``key``."""
+        return key in self._own
+
+    def __call__(self, key: str, **values: object) -> str:
+        """The text ``key`` with its placeholders filled in."""
+        raw = self._raw(key)
+        if not isinstance(raw, str):
+            raise TypeError(f"{key!r} is a count: use count()")
+        return _fill(raw, values)
+
+    def plural_form(self, n: int) -> str:
+        """The CLDR plural category of ``n`` in this language (``"one"``, ``"other"``)."""
+        form: str = self.locale.plural_form(n)
+        return form
+
+    def count(self, key: str, n: int, **values: object) -> str:
+        """The form of the count ``key`` for ``n``, with ``{n}`` and the other
+        placeholders filled in."""
+        raw = self._raw(key)
+        if not isinstance(raw, dict):
+            raise TypeError(f"{key!r} is not a count")
+        # an explicit "zero" form ("no CAMAT titles") wins over the CLDR category
+        form = (
+            raw["zero"] if n == 0 and "zero" in raw else raw.get(self.plural_form(n), raw["other"])
+        )
+        return _fill(str(form), {"n": n, **values})
+
+
+@cache
+def words(code: str) -> Words:
+    """The words of the language ``code`` (one of :data:`LANGUAGES`)."""
+    return Words(code)
