@@ -163,3 +163,14 @@ def test_domeng_alone_starts_the_game_in_the_browser(monkeypatch: pytest.MonkeyP
     assert called == [
         {"host": "127.0.0.1", "port": 8080, "db": None, "no_browser": False, "allow_hosts": ()}
     ]
+
+
+@pytest.mark.parametrize(
+    "name", ["domeng.i18n.catalog", "domeng.i18n.choose", "domeng.cli", "domeng.terminal.render"]
+)
+def test_doctests(name: str) -> None:
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(name))
+    assert tried > 0 and failures == 0

@@ -124,7 +124,7 @@ def test_a_file_of_the_version_before_players_opens_in_place_and_gains_them(
     old = tmp_path / "tables.sqlite3"
     shutil.copy(Path(__file__).parent / "fixtures" / "tables-v3.sqlite3", old)
     s = SQLiteStorage(old)
-    assert s.version == len(MIGRATIONS) == 4
+    assert s.version == len(MIGRATIONS) == 5
     (playing,) = s.load_tables()
     assert playing.id == "v3inplay01" and playing.chat[0].text == "hello"
     assert [len(p) for p in playing.plays] == [len(p) for p in playing.plays if p] and all(
@@ -139,7 +139,7 @@ def test_a_file_of_the_version_before_players_opens_in_place_and_gains_them(
     s.record_round(RecordedRound("v3inplay01", "table", 1, 5.0, [part("a", 0, 2)]))
     s.close()
     again = SQLiteStorage(old)
-    assert again.version == 4
+    assert again.version == len(MIGRATIONS)
     ann = again.profile(name="ann")
     assert ann is not None and ann.figures.rounds == 1
     assert again.load_tables()[0].id == "v3inplay01"

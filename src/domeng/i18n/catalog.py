@@ -85,12 +85,18 @@ class Words:
     def __repr__(self) -> str:
         return f"words({self.code!r})"
 
-    def _raw(self, key: str) -> object:
+    def raw(self, key: str) -> object:
+        """The entry ``key`` as the catalog has it: a text with its placeholders, or a
+        count's forms (this language's, else English's)."""
         if key in self._own:
             return self._own[key]
         if self.code != "en":
-            return words("en")._raw(key)
+            return words("en").raw(key)
         raise KeyError(f"no text {key!r} in the catalogs")
+
+    def all_keys(self) -> list[str]:
+        """Every key this language has (the terminal's group and the browser's)."""
+        return list(self._own)
 
     def has(self, key: str) -> bool:
         """Whether this language itself (not the English fallback) has ``key``."""
@@ -98,7 +104,7 @@ class Words:
 
     def __call__(self, key: str, **values: object) -> str:
         """The text ``key`` with its placeholders filled in."""
-        raw = self._raw(key)
+        raw = self.raw(key)
         if not isinstance(raw, str):
             raise TypeError(f"{key!r} is a count: use count()")
         return _fill(raw, values)
@@ -111,7 +117,7 @@ class Words:
     def count(self, key: str, n: int, **values: object) -> str:
         """The form of the count ``key`` for ``n``, with ``{n}`` and the other
         placeholders filled in."""
-        raw = self._raw(key)
+        raw = self.raw(key)
         if not isinstance(raw, dict):
             raise TypeError(f"{key!r} is not a count")
         # an explicit "zero" form ("no CAMAT titles") wins over the CLDR category

@@ -32,7 +32,8 @@ def _keys() -> tuple[dict[str, str], dict[str, str]]:
     plain: dict[str, str] = {}
     counted: dict[str, str] = {}
     en = words("en")
-    for key, value in en._own.items():
+    for key in en.all_keys():
+        value = en.raw(key)
         if not key.startswith(PREFIX):
             continue
         if isinstance(value, str):
@@ -48,7 +49,8 @@ def translate(message: str) -> str:
     if key is None:
         return message
     w = current()
-    return w._raw(key) if w.has(key) else message  # type: ignore[return-value]
+    said = w.raw(key) if w.has(key) else message
+    return said if isinstance(said, str) else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -58,7 +60,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     w = current()
     if key is None or not w.has(key):
         return singular if n == 1 else plural
-    forms = w._raw(key)
+    forms = w.raw(key)
     assert isinstance(forms, dict)
     return str(forms.get(w.plural_form(n), forms["other"]))
 

@@ -36,7 +36,7 @@ from domeng.engine import (
 )
 from domeng.engine.standings import standings as game_figures
 from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
-from domeng.i18n import current
+from domeng.i18n import Words, current
 
 __all__ = [
     "domino",
@@ -285,18 +285,20 @@ def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
     return Group(table, Text(full_stop(winner), style="bold yellow"))
 
 
-def full_stop(sentence: str) -> str:
+def full_stop(sentence: str, w: Words | None = None) -> str:
     """A sentence with its final full stop (the account's sentences have none, a few
     of the browser's texts end with one or with "!").
 
     >>> full_stop("Besse wins the round"), full_stop("He was owed 3."), full_stop("CEKI!")
     ('Besse wins the round.', 'He was owed 3.', 'CEKI!')
-    >>> full_stop("बेस्से जीतता है")
-    'बेस्से जीतता है।'
+    >>> from domeng.i18n import words
+    >>> full_stop("बेस्से जीतता है", words("hi")), full_stop("PASS: 1 STONES", words("hi"))
+    ('बेस्से जीतता है।', 'PASS: 1 STONES.')
     """
     if sentence.endswith((".", "!", "?", "।")):
         return sentence
-    return sentence + ("।" if current().code == "hi" and _devanagari(sentence) else ".")
+    hindi = (w or current()).code == "hi" and _devanagari(sentence)
+    return sentence + ("।" if hindi else ".")
 
 
 def _devanagari(text: str) -> bool:

@@ -2,7 +2,8 @@
 // stones, and (for a seat) its hand at the bottom. A pure function of what it is given.
 
 import { el, layoutLine, openingIndex, place, text, tileBack, tileFace } from "./svg.js";
-import { t, termMeaning } from "./i18n.js";
+import { language, stonesText, t, termMeaning } from "./i18n.js";
+import { SEAT_COLOURS } from "./history.js";
 
 const LAYOUTS = {
   wide: {
@@ -82,6 +83,18 @@ function fitName(label, room) {
   return { text: shown, size: least };
 }
 
+/** "4 tiles", "1 title": a count in words, singular or plural in this language. */
+function counted(key, n) {
+  const form = new Intl.PluralRules(language()).select(n) === "one" ? "one" : "other";
+  return t(`${key}_${form}`, { n });
+}
+
+/** The type size (11 px at least) at which a label fits ``room`` pixels. */
+function fitLabel(label, room, size) {
+  const wide = nameWidth(label, size);
+  return wide <= room ? size : Math.max(11, Math.floor((size * room) / wide));
+}
+
 const overlaps = (a, b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 
 /** Where an end's caption goes: below its ring, or above it, centred or reading towards
@@ -133,20 +146,36 @@ function seatPanel(o) {
       g.appendChild(place(tileFace(a, b, fs), fx, 2, 90));
     });
   } else if (count !== null && count !== undefined) {
-    const bs = 11;
-    for (let i = 0; i < count; i++) {
-      const bx = (i - (count - 1) / 2) * (bs + 6);
-      g.appendChild(place(tileBack(bs), bx, 2));
-    }
-    if (count === 0) g.appendChild(text(0, 7, "—", { class: "seat-small", "text-anchor": "middle" }));
+    // the backs, and how many in words ("4 tiles": a phone has no hover)
+    const bs = 10;
+    const words = counted("living.tiles", count);
+    const fit = fitLabel(words, w / 2 - 14, 15);
+    const backs = count * (bs + 5) - 5;
+    const left = Math.max(-w / 2 + 10, -(backs + 8 + nameWidth(words, fit)) / 2);
+    for (let i = 0; i < count; i++) g.appendChild(place(tileBack(bs), left + bs / 2 + i * (bs + 5), 1));
+    const at = count ? left + backs + 8 : -nameWidth(words, fit) / 2;
+    g.appendChild(text(at, 6, words, { class: "seat-small seat-tiles", "data-tiles-left": count, style: `font-size: ${fit}px` }));
   }
-  const info = el("g", { class: "seat-info" });
-  info.appendChild(stoneIcon(-w / 2 + 20, h / 2 - 17, 7));
-  info.appendChild(text(-w / 2 + 32, h / 2 - 12, `${stones}`, { class: "seat-small" }));
-  titled(info, `STONES: ${stones}`);
+  // STONES and CAMAT titles in words, each in half the plate
+  const stonesWords = stonesText(stones);
+  const info = el("g", { class: "seat-info", "data-seat-stones": stones });
+  const sFit = fitLabel(stonesWords, w / 2 - 14, 15);
+  info.appendChild(text(-w / 2 + 10, h / 2 - 11, stonesWords, { class: "seat-small", style: `font-size: ${sFit}px` }));
   g.appendChild(info);
-  const star = text(-6, h / 2 - 12, `★ ${titles}`, { class: "seat-small" });
+  const titleWords = counted("living.titles", titles);
+  const tFit = fitLabel(`★ ${titleWords}`, w / 2 - 14, 15);
+  const star = text(w / 2 - 10, h / 2 - 11, `★ ${titleWords}`, { class: "seat-small", "text-anchor": "end", "data-seat-titles": titles, style: `font-size: ${tFit}px` });
   g.appendChild(titled(star, `${t("board.titles")}: ${titles}`));
+  if (o.colour) g.appendChild(el("rect", { x: -w / 2 + 18, y: -h / 2 + 1, width: w - 36, height: 4, rx: 2, fill: o.colour, class: "seat-stripe" }));
+  if (o.passed && !turn) {
+    // the seat's last move was a PASS: a badge on the plate's edge until it is in turn again
+    const badge = el("g", { class: "pass-badge", "data-pass-badge": o.seat, transform: `translate(${-w / 2 + 32} ${-h / 2 - 5})` });
+    const pop = el("g", { class: "pass-pop" });
+    pop.appendChild(el("rect", { x: -26, y: -11, width: 52, height: 22, rx: 11 }));
+    pop.appendChild(text(0, 5, "PASS", { "text-anchor": "middle" }));
+    badge.appendChild(pop);
+    g.appendChild(titled(badge, `PASS — ${termMeaning("PASS")}`));
+  }
   if (camat) {
     const badge = el("g", { class: "camat-badge", transform: `translate(${w / 2 - 30} ${-h / 2})` });
     badge.appendChild(el("rect", { x: -32, y: -10, width: 64, height: 20, rx: 10 }));
@@ -166,6 +195,7 @@ function seatPanel(o) {
   const notes = [];
   if (o.presence) notes.push(t(`board.${o.presence}`));
   if (lacking && lacking.length) notes.push(t("board.lacks", { numbers: lacking.join(" ") }));
+  if (lacking) g.dataset.lacking = lacking.join(" ");
   if (notes.length) {
     const below = o.notesAbove ? -h / 2 - 8 : h / 2 + 16;
     g.appendChild(text(0, below, notes.join(" · "), { class: "seat-lack", "text-anchor": "middle" }));
@@ -259,7 +289,9 @@ function pile(x, y, n) {
  * myTurn, selected, endChoices: ["left","right"], fresh: Set of line tile keys to
  * animate, faces: per seat tiles shown face up (replay) or null, presence: per seat a
  * note ("away", ...) or null, clock: {seat, ends: performance.now() time} or null,
- * bubbles: per seat the words it just said, onTile, onEnd}.
+ * bubbles: per seat the words it just said, marks: the last plays ({tiles: line tile →
+ * seat, latest, passed: Set of seats}, history.js) or null, onPlate(seat, "hover" |
+ * "leave" | "tap") or null, offline: the hand shown as not playable, onTile, onEnd}.
  */
 export function drawBoard(o) {
   const L = LAYOUTS[o.layout];
@@ -299,6 +331,17 @@ export function drawBoard(o) {
     face.querySelector("title").textContent = `[${tl.key.replace("-", "|")}]`;
     inner.appendChild(face);
     outer.appendChild(inner);
+    const by = o.marks ? o.marks.tiles.get(tl.key) : undefined;
+    if (by !== undefined) {
+      // the last tile this seat laid, in its colour (the very last of all, strongly)
+      const latest = o.marks.latest === tl.key;
+      outer.dataset.lastPlay = by;
+      if (latest) outer.dataset.lastPlayLatest = "true";
+      outer.classList.add("last-play");
+      if (latest) outer.classList.add("latest");
+      const pad = latest ? 5 : 3;
+      outer.appendChild(el("rect", { x: -ls - pad, y: -ls / 2 - pad, width: 2 * ls + 2 * pad, height: ls + 2 * pad, rx: ls * 0.2, class: "last-mark", stroke: SEAT_COLOURS[by] }));
+    }
     lineG.appendChild(outer);
   }
   svg.appendChild(lineG);
@@ -354,15 +397,26 @@ export function drawBoard(o) {
         presence: o.presence ? o.presence[seat] : null,
         notesAbove: r === 0,
         clockEnds: o.clock && o.clock.seat === seat ? o.clock.ends : null,
+        colour: o.marks ? SEAT_COLOURS[seat] : null,
+        passed: !!o.marks && o.marks.passed.has(seat),
       }),
     );
+    const plate = svg.lastChild;
+    if (o.onPlate) {
+      // hovering or tapping a plate shows that seat's moves of this round
+      // (a mouse's hover; a finger taps)
+      plate.addEventListener("pointerenter", (ev) => ev.pointerType === "mouse" && o.onPlate(seat, "hover"));
+      plate.addEventListener("pointerleave", (ev) => ev.pointerType === "mouse" && o.onPlate(seat, "leave"));
+      plate.addEventListener("click", () => o.onPlate(seat, "tap"));
+      plate.classList.add("has-history");
+    }
   }
 
   // the hand at the bottom
   if (o.hand) {
     const hs = L.handS;
     const step = hs + 18;
-    const hg = el("g", { class: "hand", role: "group", "aria-label": t("board.your_tiles") });
+    const hg = el("g", { class: `hand${o.offline ? " offline" : ""}`, role: "group", "aria-label": t("board.your_tiles"), "data-offline": o.offline ? "true" : null });
     o.hand.forEach((tn, i) => {
       const [a, b] = tn.split("-").map(Number);
       const playable = o.playable.has(tn);
@@ -375,7 +429,8 @@ export function drawBoard(o) {
         "data-tile": tn,
         "data-playable": playable ? "true" : "false",
         ...(hinted ? { "data-hinted": "true" } : {}),
-        tabindex: 0,
+        "data-selected": o.selected === tn ? "true" : null,
+        tabindex: playable && o.myTurn ? 0 : -1, // Tab visits the tiles that can be played
         role: "button",
         "aria-label": `[${a}|${b}]${playable ? ` — ${t("board.playable")}` : ""}`,
         "aria-disabled": playable ? "false" : "true",
@@ -406,6 +461,16 @@ export function drawBoard(o) {
     if (o.bubbles && o.bubbles[seat]) svg.appendChild(bubble(L, r, o.bubbles[seat]));
   }
   return svg;
+}
+
+/** Where a seat's plate stands on the board drawn with `layout` for the seat `me`. */
+export function seatSpot(layout, me, seat) {
+  return LAYOUTS[layout].seats[(seat - me + 5) % 5];
+}
+
+/** Where the table's STONES lie. */
+export function pileSpot(layout) {
+  return LAYOUTS[layout].pile;
 }
 
 export function layoutFor(width) {

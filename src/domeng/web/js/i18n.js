@@ -33,11 +33,20 @@ let dict = {};
 let lang = "en";
 const cache = {};
 
+/** A group of texts (`"living": {"mute": ...}`) is asked for as "living.mute". */
+function withGroups(doc) {
+  for (const [group, texts] of Object.entries(doc)) {
+    if (group === "terms" || !texts || typeof texts !== "object" || Array.isArray(texts)) continue;
+    for (const [k, v] of Object.entries(texts)) if (typeof v === "string") doc[`${group}.${k}`] ??= v;
+  }
+  return doc;
+}
+
 async function fetchLang(code) {
   if (!cache[code]) {
     const r = await fetch(`/web/i18n/${code}.json`);
     if (!r.ok) throw new Error(`language ${code}: ${r.status}`);
-    cache[code] = await r.json();
+    cache[code] = withGroups(await r.json());
   }
   return cache[code];
 }

@@ -8,7 +8,7 @@ import { hintsSetting } from "./coach.js";
 import { removeDialog } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
-import { standingsElement } from "./standings.js";
+import { roundsFinished, standingsElement } from "./standings.js";
 import { currentProfile, profilePicker, withProfile } from "./profiles.js";
 import { h } from "./summary.js";
 import { tileIcon } from "./svg.js";
@@ -52,7 +52,7 @@ function standingsDialog(tb) {
   const actions = h("div", { class: "actions" });
   const close = h("button", { type: "button", class: "primary", "data-close-standings": "", text: t("close") });
   actions.appendChild(close);
-  actions.appendChild(h("a", { class: "button", href: `#/replay/${encodeURIComponent(tb.id)}`, text: t("lobby.watch_again") }));
+  if (roundsFinished(tb)) actions.appendChild(h("a", { class: "button", href: `#/replay/${encodeURIComponent(tb.id)}`, text: t("lobby.watch_again") }));
   layer.appendChild(standingsElement(tb, seatNames(tb), actions));
   const done = () => {
     layer.remove();
@@ -207,9 +207,12 @@ export function lobbyPage(root) {
   });
 
   q("#create").addEventListener("click", async () => {
+    // the name the player already typed above is theirs at this table too
+    const typed = nameInput.value.trim() || pref("name", "");
+    const firstMe = seatRows.findIndex((r) => r.kind === "me");
     const seats = seatRows.map((r, i) => {
       if (r.kind === "computer") return { kind: "computer", level: r.level };
-      if (r.kind === "me") return { kind: "person", name: r.name.trim() || currentProfile()?.name || DEFAULT_NAMES[i], ...withProfile() };
+      if (r.kind === "me") return { kind: "person", name: r.name.trim() || (i === firstMe && typed) || currentProfile()?.name || DEFAULT_NAMES[i], ...withProfile() };
       // a friend's seat: invited (a link with a code only the host has), or anyone may sit
       return r.open ? { kind: "person", open: true } : { kind: "person" };
     });
@@ -294,7 +297,8 @@ export function lobbyPage(root) {
       acts.appendChild(b);
     }
     if (tb.round > 0) {
-      acts.appendChild(h("a", { class: "button small", href: `#/replay/${tb.id}`, text: t("lobby.watch_again") }));
+      // "watch again" once a round is over (a replay shows finished rounds only)
+      if (roundsFinished(tb)) acts.appendChild(h("a", { class: "button small", href: `#/replay/${tb.id}`, text: t("lobby.watch_again") }));
       acts.appendChild(h("a", { class: "button small", href: `/api/tables/${tb.id}/record?download=1`, download: `domeng-${tb.id}.json`, text: t("table.download") }));
     }
     if (finished && hosting) {

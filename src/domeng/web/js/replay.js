@@ -7,6 +7,7 @@ import { describe } from "./account.js";
 import { ct, decisionElement, reviewCache } from "./coach.js";
 import { drawBoard, layoutFor } from "./board.js";
 import { seatName, setTermText, t } from "./i18n.js";
+import { handsElement } from "./hands.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
@@ -179,10 +180,14 @@ export function replayPage(root, source) {
     const seatSel = q(".seat-select");
     q(".seat-label").textContent = ct("view_from");
     seatSel.replaceChildren(h("option", { value: "", selected: one === null, text: ct("everyone") }), ...names.map((n, i) => h("option", { value: String(i), selected: one === i, text: n })));
-    const shown = one === null ? { me: 0, hand: null, faces: s.hands } : { me: one, hand: s.hands[one], faces: null };
+    // on a phone the hands are shown face up under the board, large enough to read
+    const layout = layoutFor(wrap.clientWidth || window.innerWidth);
+    const below = layout === "tall" && one === null;
+    const shown = one === null ? { me: 0, hand: null, faces: below ? null : s.hands } : { me: one, hand: s.hands[one], faces: null };
     wrap.replaceChildren(
-      drawBoard({ layout: layoutFor(wrap.clientWidth || window.innerWidth), names: plates, view, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, ...shown, onTile() {}, onEnd() {} }),
+      drawBoard({ layout, names: plates, view, playable: new Set(), myTurn: false, selected: null, endChoices: null, fresh, ...shown, onTile() {}, onEnd() {} }),
     );
+    if (below) wrap.appendChild(handsElement(plates, s.hands));
     const panel = q(".coach-panel");
     panel.hidden = one === null;
     if (one !== null) {

@@ -17,6 +17,11 @@ const COLUMNS = [
   ["mattikkeng", "MATTIKKENG"],
 ];
 
+/** How many rounds of the table are over (each has its winner): a replay shows only those. */
+export function roundsFinished(table) {
+  return (table.standings || []).reduce((n, row) => n + row.rounds_won, 0);
+}
+
 function heading(key) {
   return key.includes(".") ? t(key) : key; // the game's own words stay as they are
 }

@@ -38,6 +38,12 @@ export function summaryElement(o) {
   const names = o.names;
   const box = h("section", { class: "summary", "data-round-summary": "", "aria-labelledby": "summary-title" });
   box.appendChild(h("h2", { id: "summary-title", text: t("summary.title", { n: o.number }) }));
+  // the buttons first: "Next round" in view without scrolling (a bar that stays on top
+  // of a phone's screen), and first for Tab, the glossary's terms after it
+  if (o.actions) {
+    o.actions.classList.add("action-bar");
+    box.appendChild(o.actions);
+  }
   box.appendChild(setTermText(h("p", { class: "ending" }), endingText(s, names)));
   // a computer played for someone in this round (away, or out of time): said plainly
   const standIns = standInSeats(o.events);
@@ -118,6 +124,5 @@ export function summaryElement(o) {
   box.appendChild(grid);
   box.appendChild(movedTitle);
   box.appendChild(moved);
-  if (o.actions) box.appendChild(o.actions);
   return box;
 }

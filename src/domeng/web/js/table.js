@@ -6,12 +6,13 @@
 import { api, forgetSeat, hostAction, hostToken, keepHost, keepSeat, seatsAt } from "./api.js";
 import { describe } from "./account.js";
 import { drawBoard, layoutFor, tickClocks } from "./board.js";
+import { createLiving } from "./living.js";
 import { chatWords, createChat } from "./chat.js";
 import { createHints, ct, reviewCache, reviewElement } from "./coach.js";
 import { againButton, hostButtons, removeButton } from "./host.js";
 import { seatName, setTermText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
-import { standingsElement } from "./standings.js";
+import { roundsFinished, standingsElement } from "./standings.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError, showError, showServiceError, showNote } from "./ui.js";
 
@@ -33,8 +34,6 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     selectedAt: 0,
     selected: null,
     pending: false,
-    shownLine: null,
-    fresh: new Set(),
     hideSummaryOf: 0,
     readySent: 0,
     closed: false,
@@ -59,6 +58,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           <p class="status" role="status" aria-live="polite"></p>
           <button type="button" class="primary small back" data-back hidden></button>
           <button type="button" class="small show-summary" hidden data-i18n="table.show_summary"></button>
+          <div class="settings-bar" data-settings></div>
         </div>
         <div class="coach-box" hidden></div>
         <p class="notice" data-notice hidden></p>
@@ -68,9 +68,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           <div class="host-content"></div>
         </details>
         <div class="share" hidden></div>
-        <div class="board-wrap"></div>
+        <div class="board-area"><div class="board-wrap"></div><div class="history-pop" hidden></div></div>
       </div>
       <aside class="side">
+        <div class="tracker-box"></div>
         <h2 class="account-title"></h2>
         <ol class="account" aria-live="polite"></ol>
         <div class="chat-box"></div>
@@ -136,6 +137,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     },
   });
   const reviews = reviewCache({ kind: "table", id: tableId }, () => render(), showApiError);
+  // movement, the last plays, sound, the tracker, the settings (living.js)
+  const living = createLiving(root, { render: () => render() });
   q(".reveal").addEventListener("click", () => {
     st.revealed = st.active;
     render();
@@ -146,9 +149,9 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   // -- connections ---------------------------------------------------------------
   const held = watch ? [] : seatsAt(tableId);
   if (held.length) {
-    for (const { seat, token } of held) st.conns.push({ seat, token, ws: null, view: null, state: 0, open: false });
+    for (const { seat, token } of held) st.conns.push({ seat, token, ws: null, view: null, state: 0, open: false, tries: 0 });
   } else {
-    st.conns.push({ seat: null, token: null, ws: null, view: null, state: 0, open: false });
+    st.conns.push({ seat: null, token: null, ws: null, view: null, state: 0, open: false, tries: 0 });
   }
   for (const c of st.conns) connect(c);
 
@@ -176,8 +179,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     ws.addEventListener("close", () => {
       c.open = false;
       if (!st.closed && c.ws === ws) {
+        c.lost = true;
         render();
-        setTimeout(() => connect(c), 1000);
+        // 1, 2, 4 … up to 15 seconds, with jitter, while the service is away
+        setTimeout(() => connect(c), living.retryDelay(c.tries++));
       }
     });
   }
@@ -186,6 +191,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     switch (msg.type) {
       case "welcome":
         c.seat = msg.seat;
+        c.tries = 0;
+        c.lost = false;
         break;
       case "state":
         c.state = msg.state;
@@ -196,6 +203,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           st.events = msg.view.events || [];
           st.eventsRound = msg.view.round;
         }
+        if (msg.view) living.know(msg.view.events || []);
         st.pending = false;
         render();
         break;
@@ -211,6 +219,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           for (const e of msg.events) {
             if (e.round === st.eventsRound && e.index === st.events.length) st.events.push(e);
           }
+          living.see(msg.events, msg.table, c.seat);
         }
         st.pending = false;
         render();
@@ -389,7 +398,15 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       return;
     }
     const ends = [...new Set(moves.map((m) => m.end))];
-    if (ends.length > 1 && v.ends && v.ends[0] !== v.ends[1]) {
+    const twoEnds = ends.length > 1 && v.ends && v.ends[0] !== v.ends[1];
+    if (!twoEnds && !viaKeyboard && living.confirming() && st.selected !== tile) {
+      // "confirm my play": the first tap chooses the tile, a second (or Play) plays it
+      st.selected = tile;
+      st.selectedAt = performance.now();
+      render();
+      return;
+    }
+    if (twoEnds) {
       // Another click on the chosen tile puts it back (a phone has no Escape key), but not
       // the second click of a double-click, which would close the choice it just opened.
       const now = performance.now();
@@ -413,6 +430,15 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     st.keyboard = viaKeyboard;
     const c = chooseActive();
     if (st.selected && c) play(c, st.selected, end);
+  }
+
+  /** "Play" under a tile chosen with "confirm my play" (it fits one end). */
+  function onConfirm() {
+    const c = chooseActive();
+    const v = c && c.view;
+    if (!st.selected || !v || v.turn !== c.seat || st.pending) return;
+    const move = v.legal_moves.find((m) => m.tile === st.selected);
+    if (move) play(c, st.selected, move.end);
   }
 
   /** Several people's seats at this screen: counted from the seats it holds, not from the
@@ -470,18 +496,11 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (idle) st.revealed = null;
     const isCovered = covered() && v && !v.summary && !idle;
 
-    // animation: tiles new on the line since the last drawing
-    const keys = v ? v.line.map(([a, b]) => (a >= b ? `${a}-${b}` : `${b}-${a}`)) : [];
-    if (st.shownLine === null || !v) st.fresh = new Set();
-    else {
-      const fresh = keys.filter((k) => !st.shownLine.has(k));
-      if (fresh.length) st.fresh = new Set(fresh);
-    }
-    st.shownLine = new Set(keys);
-
     const table = st.table;
     const finished = !!table && table.status === "finished";
-    const myTurn = !!(ownView && v.turn === c.seat && !v.summary && !finished);
+    // while the connection is lost the hand is not playable: "reconnecting…"
+    const offline = !!c && !c.open && (c.lost || !!c.view);
+    const myTurn = !!(ownView && v.turn === c.seat && !v.summary && !finished && !offline);
     const playable = new Set(myTurn ? v.legal_moves.map((m) => m.tile) : []);
     let endChoices = null;
     if (st.selected && myTurn) {
@@ -495,9 +514,11 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
     const wrap = q(".board-wrap");
     lastWidth = wrap.clientWidth || window.innerWidth;
+    const layout = layoutFor(lastWidth);
+    const me = mySeatShown ? c.seat : 0;
     const board = drawBoard({
-      layout: layoutFor(lastWidth),
-      me: mySeatShown ? c.seat : 0,
+      layout,
+      me,
       names: names(true),
       view: v || (table ? waitingView(table) : null),
       hand: ownView && !isCovered && !idle ? v.hand : null,
@@ -505,7 +526,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       myTurn: myTurn && !isCovered,
       selected: st.selected,
       endChoices,
-      fresh: st.fresh,
+      fresh: null,
+      marks: v ? living.marks(st.events) : null,
+      onPlate: v ? living.onPlate : null,
+      offline: offline && ownView,
       faces: null,
       presence: table ? table.seats.map(presenceOf) : null,
       clock: finished || (v && v.summary) ? null : st.clock,
@@ -517,6 +541,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     hints.render({ table, myTurn: myTurn && !isCovered, state: c ? c.state : 0, names: nm });
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
     wrap.replaceChildren(board);
+    living.drawn(board, { layout, me, view: v, myTurn: myTurn && !isCovered, selected: st.selected, endChoices, names: nm, events: st.events, spectator: !mySeatShown, onConfirm });
     if (focused) {
       const again = wrap.querySelector(`[data-tile="${focused}"]`);
       if (again) again.focus();
@@ -530,13 +555,14 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     const mine = st.conns.filter((x) => x.seat !== null && x.seat !== undefined).map((x) => x.seat);
     const waitingSeat = !!table && mine.some((n) => table.seats[n] && table.seats[n].waiting);
     let status;
-    if (!c || !c.open) status = t("status.connecting");
+    if (offline) status = t("living.reconnecting");
+    else if (!c || !c.open) status = t("status.connecting");
     else if (!table) status = t("status.connecting");
     else if (finished) status = t("status.finished");
     else if (table.status === "waiting") status = t("status.waiting");
     else if (v && v.summary) status = t("status.round_over", { n: v.round });
     else if (waitingSeat) status = t("status.waiting_seat");
-    else if (v && myTurn) status = st.selected ? t("status.choose_end") : t("status.your_turn", { who: nm[c.seat] });
+    else if (v && myTurn) status = living.turnText({ who: nm[c.seat], selected: st.selected, endChoices });
     else if (v && v.turn !== null) status = t("status.turn_of", { who: nm[v.turn] });
     else status = "";
     setTermText(q(".status"), status);
@@ -603,7 +629,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           actions.appendChild(againButton({ tableId, again: hostAgain }));
           actions.appendChild(removeButton(tableId));
         }
-        actions.appendChild(h("a", { class: "button", href: `#/replay/${encodeURIComponent(tableId)}`, text: t("lobby.watch_again") }));
+        if (roundsFinished(table)) actions.appendChild(h("a", { class: "button", href: `#/replay/${encodeURIComponent(tableId)}`, text: t("lobby.watch_again") }));
         actions.appendChild(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(tableId)}/record?download=1`, download: `domeng-${tableId}.json`, text: t("table.download") }));
         if (v && v.summary) {
           const last = h("button", { type: "button", "aria-expanded": st.lastRound ? "true" : "false", "data-last-round": "", text: t("standings.last_round") });
@@ -739,6 +765,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     unmount() {
       st.closed = true;
       clearInterval(ticker);
+      living.unmount();
       window.removeEventListener("resize", onResize);
       window.removeEventListener("keydown", onKey);
       // a socket still connecting is closed once open (closing it now warns on the console)
