@@ -48,6 +48,7 @@ def english_left(text: str, code: str) -> set[str]:
     text = re.sub(r"\S*[/\\]\S*", " ", text)  # paths
     text = re.sub(r"domeng \w+( --?\w[\w-]*( \S+)?)*", " ", text)  # command lines
     text = re.sub(r"--[\w-]+", " ", text)
+    text = re.sub(r"(?m)^  [a-z]+(?=  )", " ", text)  # the sub-commands' names in a list
     for name in NAMES:
         text = text.replace(name, " ")
     return {w.lower() for w in WORD.findall(text)} & english_only_words(code)
