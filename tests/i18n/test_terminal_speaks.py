@@ -1,5 +1,6 @@
 """The terminal game, in each language, plays a round from piped input with no English
-sentence left (the game's words aside); so do the replay's telling and the sim's table."""
+sentence left (the game's words aside); so do the replay's telling, the sim's table, a
+player's page and the leaderboard (domeng stats) and the coach's review."""
 
 from __future__ import annotations
 
@@ -9,8 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from domeng.bots.expert import Level
+from domeng.bots.reasons import KEYS, Why
+from domeng.bots.review import Decision, decisions
 from domeng.cli import main
-from domeng.i18n import LANGUAGES, catalog
+from domeng.commands.review import reason_text, tell_review
+from domeng.engine.record import RecordedGame, load_recorded_game
+from domeng.i18n import LANGUAGES, catalog, current, set_language, words
 
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 TERMS = (
@@ -99,7 +105,82 @@ def test_the_sim_s_table_has_no_english_sentence(code: str) -> None:
 
 @pytest.mark.parametrize("code", LANGUAGES[1:])
 def test_every_help_has_no_english_sentence(code: str) -> None:
-    for command in ([], ["play"], ["replay"], ["sim"], ["serve"]):
-        result = CliRunner().invoke(main, ["--lang", code, *command, "--help"])
+    for command in ([], *([name] for name in sorted(main.commands))):
+        result = CliRunner().invoke(main, ["--lang", code, *command, "--help"], prog_name="domeng")
         assert result.exit_code == 0, result.output
-        assert english_left(result.output, code) == set(), (command, result.output)
+        shown = result.output
+        for name in main.commands:  # the list of commands names them as they are typed
+            shown = re.sub(rf"^(\s+){name}\b", r"\1", shown, flags=re.MULTILINE)
+        assert english_left(shown, code) == set(), (command, result.output)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder whose database holds one terminal game of the player Andi."""
+    data = tmp_path_factory.mktemp("data")
+    args = ["play", "--lang", "en", "--player", "Andi", "--seed", "3", "--until", "rounds=1"]
+    result = CliRunner().invoke(
+        main, [*args, "--pause", "0"], input=ANSWERS, env={"DOMENG_DATA_DIR": str(data)}
+    )
+    assert result.exit_code == 0, result.output
+    return data
+
+
+@pytest.mark.parametrize("code", LANGUAGES[1:])
+def test_the_stats_have_no_english_sentence(
+    code: str, played: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import domeng.server.history as history
+
+    def stats(*args: str) -> str:
+        result = CliRunner().invoke(
+            main, ["--lang", code, "stats", *args], env={"DOMENG_DATA_DIR": str(played)}
+        )
+        assert result.exit_code in (0, 1), result.output
+        return result.output
+
+    page, empty, missing = stats("Andi"), stats(), stats("Besse")
+    assert words(code)("stats.figures") in page
+    assert words(code).count("stats.empty", history.LEADERBOARD_GAMES) in empty
+    monkeypatch.setattr(history, "LEADERBOARD_GAMES", 1)
+    board = stats()
+    assert words(code).count("stats.board", 1) in board
+    for out in (page, empty, missing, board):
+        shown = out.replace("basic", " ")  # the computer player's profile name
+        assert english_left(shown, code) == set(), out
+
+
+TINY = Level("review:test", 60, 30.0)
+
+
+@pytest.fixture(scope="module")
+def reviewed() -> tuple[RecordedGame, list[Decision]]:
+    recorded = load_recorded_game(EXAMPLES / "10-camat.json")
+    return recorded, decisions(recorded, 2, TINY)
+
+
+@pytest.mark.parametrize("code", LANGUAGES[1:])
+def test_the_review_has_no_english_sentence(
+    code: str, reviewed: tuple[RecordedGame, list[Decision]]
+) -> None:
+    recorded, found = reviewed
+    assert found
+    previous = current()
+    try:
+        set_language(code)
+        text = tell_review(recorded, 2, "expert", found)
+        none = tell_review(recorded, 2, "expert", [])
+        every = [
+            reason_text(
+                Why(key, 1.0, seat=1, number=5, other=3, tile="6-4", end="left",
+                    finish="FIRST CAPPU", stones=0.25),
+                recorded.players,
+            )
+            for key in KEYS
+        ]  # fmt: skip
+    finally:
+        set_language(previous.code)
+    assert words(code)("review.title", name=recorded.players[2], seat=2, level="expert") in text
+    for out in (text, none, *every):
+        shown = out.replace("expert", " ")  # the level, as --level names it
+        assert english_left(shown, code) == set(), out

@@ -11,7 +11,7 @@ lacks a number, a seat with one tile left).
 
 A reason is data (:class:`Why`): a key and the seat, number or tile it names.
 Interfaces turn it into a sentence in the reader's language (the browser's
-``coach`` texts, the terminal's in :mod:`domeng.commands.review`). The largest
+``coach`` texts, the terminal's ``review.reason.<key>``). The largest
 parts come first; at most two are given.
 """
 

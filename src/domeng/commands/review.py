@@ -11,7 +11,8 @@ as ``domeng replay`` does: one line on standard error, exit status 2.
 The text numbers plays from 1 in each round, as record errors do; ``--json`` gives
 ``index``, the play's position in the round's ``plays``, from 0.
 
-Every text this command prints is in :data:`TEXTS` and :data:`REASONS` below.
+Every text this command prints is a catalog key ``review.*`` of the terminal's group, a
+reason's sentence ``review.reason.<key>`` (:data:`domeng.bots.reasons.KEYS`).
 """
 
 from __future__ import annotations
@@ -29,120 +30,84 @@ from domeng.bots.expert import LEVELS
 from domeng.bots.reasons import Why
 from domeng.bots.review import Decision, decisions, review_document
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
+from domeng.i18n import Words, current
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (as ``domeng replay``)."""
 
-TEXTS: dict[str, str] = {
-    "title": "Review of {name} (seat {seat}) by {level}, from what the seat knew at each play",
-    "none": "{name} made no decision: every play had one legal move.",
-    "decision": "Round {round}, play {index}: played {played}; best {best}; loss {loss}{mark}",
-    "moves": "  moves: {moves}",
-    "why": "  why: {why}",
-    "hindsight": "  hindsight (knowing every hand): played {played}, best {best}",
-    "stand_in": "  (a computer played this for {name})",
-    "total": "Total: {loss} stones lost over {count} decisions (mistakes: {mistakes}, "
-    "blunders: {blunders}).",
-    "mistake": " - a mistake",
-    "blunder": " - a BLUNDER",
-    "error": "domeng review: {message}",
-    "no_seat": "no seat {seat} (seats are 0-4)",
-    "internal": "internal error: {kind}: {message}",
-    "help": "Review one seat's decisions in the game RECORD (a domeng.record/1 file; - reads "
-    "standard input): for each play with a choice, the expert's value of every legal move, "
-    "the best one, the loss and why. An invalid record prints one line on standard error "
-    "and exits with status 2.",
-    "help_seat": "The seat to review (0-4).",
-    "help_level": "How long the coach thinks about each decision.",
-    "help_json": "Print the review as one JSON document instead.",
-}
-"""Every sentence ``domeng review`` prints (English; translated in one place later)."""
 
-REASONS: dict[str, str] = {
-    "cappu": "{tile} is your last tile: FIRST CAPPU.",
-    "ceki": "{tile} is your last tile and makes a CEKI: the CUCUQ receives 3.",
-    "pollo": "{tile} is your last tile and makes a POLLO: the CUCUQ receives 5.",
-    "keeps_number": "Keeps a {number} for later: fewer PASSes.",
-    "makes_pass": "{seat} lacks {number}: the {number} end makes {seat} PASS.",
-    "likely_pass": "{seat} probably holds no {number}: a PASS is likely.",
-    "one_tile": "{seat} has one tile left: leaving the ends at {number} and {other} risks a "
-    "{finish}, and you would be the CUCUQ.",
-    "one_tile_both": "{seat} has one tile left: leaving both ends at {number} risks a {finish}, "
-    "and you would be the CUCUQ.",
-    "cucuq": "Less risk of being the CUCUQ of someone's FIRST CAPPU.",
-    "lempa": "Plays the LEMPA {tile} while it still fits.",
-    "pips": "Sheds the heavy {tile}: fewer pips if the line blocks (MANGUNO, MATTIKKENG).",
-    "camat": "Keeps the CAMAT election within reach.",
-    "close": "The moves are close: {stones} stones apart, within the coach's margin.",
-    "better": "{tile} {end} is worth {stones} stones more on average.",
-}
-"""The sentence of each reason (:data:`domeng.bots.reasons.KEYS`)."""
+def _end(end: str | None, w: Words) -> str:
+    """A move's end (``"left"``, ``"right"``) in the terminal's language."""
+    return w(f"review.end.{end}") if end in ("left", "right") else end or ""
 
 
-def reason_text(w: Why, names: Sequence[str]) -> str:
+def reason_text(why: Why, names: Sequence[str], w: Words | None = None) -> str:
     """One reason as a sentence, seats by name."""
-    seat = names[w.seat] if w.seat is not None else ""
-    stones = f"{w.stones:.2f}" if w.stones is not None else ""
-    return REASONS[w.key].format(
+    w = w or current()
+    seat = names[why.seat] if why.seat is not None else ""
+    stones = f"{why.stones:.2f}" if why.stones is not None else ""
+    return w(
+        f"review.reason.{why.key}",
         seat=seat,
-        number=w.number,
-        other=w.other,
-        tile=w.tile,
-        end=w.end,
-        finish=w.finish,
+        number=why.number,
+        other=why.other,
+        tile=why.tile,
+        end=_end(why.end, w),
+        finish=why.finish,
         stones=stones,
     )
 
 
-def _move_text(mv: MoveValue) -> str:
-    return f"{mv.tile} {mv.end} ({mv.value:+.2f})"
+def _move_text(mv: MoveValue, w: Words) -> str:
+    return f"{mv.tile} {_end(mv.end, w)} ({mv.value:+.2f})"
 
 
-def tell(d: Decision, names: Sequence[str]) -> list[str]:
+def tell(d: Decision, names: Sequence[str], w: Words | None = None) -> list[str]:
     """The lines of one decision."""
-    mark = TEXTS[d.mark] if d.mark else ""
-    played = f"{d.played.tile} {d.played_move.end.word} ({d.played.value:+.2f})"
+    w = w or current()
+    mark = " - " + w(f"review.{d.mark}") if d.mark else ""
+    played = f"{d.played.tile} {_end(d.played_move.end.word, w)} ({d.played.value:+.2f})"
+    moves = ", ".join(
+        f"{mv.tile} {_end(mv.end, w)} {mv.value:+.2f} ±{mv.error:.2f}" for mv in d.judgement.moves
+    )
     lines = [
-        TEXTS["decision"].format(
+        w(
+            "review.decision",
             round=d.round,
             index=d.index + 1,
             played=played,
-            best=_move_text(d.best),
+            best=_move_text(d.best, w),
             loss=f"{d.loss:.2f}",
             mark=mark,
         ),
-        TEXTS["moves"].format(
-            moves=", ".join(
-                f"{mv.tile} {mv.end} {mv.value:+.2f} ±{mv.error:.2f}" for mv in d.judgement.moves
-            )
-        ),
+        "  " + w("review.moves", moves=moves),
     ]
     if d.reasons:
-        lines.append(TEXTS["why"].format(why=" ".join(reason_text(w, names) for w in d.reasons)))
+        why = " ".join(reason_text(r, names, w) for r in d.reasons)
+        lines.append("  " + w("review.why", why=why))
     seen = d.hindsight[0]
-    lines.append(
-        TEXTS["hindsight"].format(
-            played=f"{d.hindsight_of(d.played_move).value:+.2f}", best=_move_text(seen)
-        )
-    )
+    played_seen = f"{d.hindsight_of(d.played_move).value:+.2f}"
+    lines.append("  " + w("review.hindsight", played=played_seen, best=_move_text(seen, w)))
     if d.stand_in:
-        lines.append(TEXTS["stand_in"].format(name=names[d.seat]))
+        lines.append("  " + w("review.stand_in", name=names[d.seat]))
     return lines
 
 
 def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decision]) -> str:
+    w = current()
     names = recorded.players
-    lines = [TEXTS["title"].format(name=names[seat], seat=seat, level=level), ""]
+    lines = [w("review.title", name=names[seat], seat=seat, level=level), ""]
     if not found:
-        lines.append(TEXTS["none"].format(name=names[seat]))
+        lines.append(w("review.none", name=names[seat]))
         return "\n".join(lines)
     for d in found:
-        lines += tell(d, names)
+        lines += tell(d, names, w)
         lines.append("")
     lines.append(
-        TEXTS["total"].format(
+        w.count(
+            "review.total",
+            len(found),
             loss=f"{sum(d.loss for d in found):.2f}",
-            count=len(found),
             mistakes=sum(d.mark == "mistake" for d in found),
             blunders=sum(d.mark == "blunder" for d in found),
         )
@@ -151,24 +116,32 @@ def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decis
 
 
 def _fail(message: str, status: int) -> None:
-    click.echo(TEXTS["error"].format(message=" ".join(message.split())), err=True)
+    click.echo(f"domeng review: {' '.join(message.split())}", err=True)
     sys.exit(status)
 
 
-@click.command("review", help=TEXTS["help"])
+@click.command(
+    "review",
+    help="Review one seat's decisions in the game RECORD (a domeng.record/1 file; - reads "
+    "standard input): for each play with a choice, the expert's value of every legal move, "
+    "the best one, the loss and why. An invalid record prints one line on standard error "
+    "and exits with status 2.",
+)
 @click.argument("record", type=click.Path(path_type=Path, allow_dash=True))
-@click.option("--seat", type=int, default=0, show_default=True, help=TEXTS["help_seat"])
+@click.option("--seat", type=int, default=0, show_default=True, help="The seat to review (0-4).")
 @click.option(
     "--level",
     type=click.Choice(list(LEVELS)),
     default="expert",
     show_default=True,
-    help=TEXTS["help_level"],
+    help="How long the coach thinks about each decision.",
 )
-@click.option("--json", "as_json", is_flag=True, help=TEXTS["help_json"])
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the review as one JSON document instead."
+)
 def command(record: Path, seat: int, level: str, as_json: bool) -> None:
     if not 0 <= seat < 5:
-        _fail(TEXTS["no_seat"].format(seat=seat), EXIT_INVALID)
+        _fail(current()("review.no_seat", seat=seat), EXIT_INVALID)
         return
     try:
         if os.fspath(record) == "-":
@@ -184,7 +157,7 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
         _fail(str(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
-        _fail(TEXTS["internal"].format(kind=type(exc).__name__, message=exc), 1)
+        _fail(current()("review.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
     try:
         click.echo(text)

@@ -221,10 +221,12 @@ def _calibrate(record_dir: Path, out: Path, rounds: int) -> None:
     command = "domeng " + " ".join(sys.argv[1:]) if sys.argv[1:2] == ["sim"] else "domeng sim"
     doc = document(ratings, rounds=rounds, command=command)
     out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    w = current()
     lines = ", ".join(
-        f"{n} {r['mu']:.2f} (sigma {r['sigma']:.2f})" for n, r in doc["levels"].items()
+        w("sim.calibrated_level", level=n, mu=f"{r['mu']:.2f}", sigma=f"{r['sigma']:.2f}")
+        for n, r in doc["levels"].items()
     )
-    click.echo(f"Calibration written to {out}: {lines}", err=True)
+    click.echo(w("sim.calibrated", path=out, levels=lines), err=True)
 
 
 def _interrupted(signum: int, frame: object) -> None:

@@ -17,42 +17,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-WORDS = {
-    "help": "A player's figures, recent games and opponents (NAME), or the leaderboard.",
-    "db_help": "The SQLite file (default: the one domeng serve and domeng play share).",
-    "json_help": "Print one JSON document instead.",
-    "held": "the table service (domeng serve) has the database {path} open: see the same "
-    "in the browser (the leaderboard and the players' pages), or stop the service",
-    "no_player": "there is no player called {name!r} (domeng stats lists the leaderboard)",
-    "player": "{name} ({kind}) · rating {rating} ± {uncertainty}",
-    "person": "person",
-    "computer": "computer player",
-    "figures": "Figures",
-    "games": "games",
-    "rounds": "rounds",
-    "stones_per_round": "stones received / round",
-    "camat_per_100": "CAMAT titles / 100 rounds",
-    "camat": "CAMAT titles",
-    "rounds_won": "rounds won",
-    "passebunge_per_round": "PASSEBUNGE / round",
-    "recent": "Recent games",
-    "when": "last played",
-    "where": "where",
-    "table": "table",
-    "terminal": "terminal",
-    "rating_after": "rating after",
-    "heads": "Head to head",
-    "opponent": "opponent",
-    "together": "rounds together",
-    "mine": "{name}'s stones / round",
-    "theirs": "theirs",
-    "board": "Leaderboard (at least {n} games)",
-    "place": "#",
-    "name": "player",
-    "rating": "rating",
-    "empty": "Nobody has played {n} games yet.",
-}
-"""Every text this command prints, in one place."""
+from domeng.i18n import current
 
 
 def _when(at: float) -> str:
@@ -60,14 +25,20 @@ def _when(at: float) -> str:
 
 
 def _player(out: Console, doc: dict[str, Any]) -> None:
+    w = current()
     p, f = doc["profile"], doc["figures"]
+    kind = w(f"stats.{p['kind']}")
     out.print(
-        WORDS["player"].format(
-            name=p["name"], kind=WORDS[p["kind"]], rating=p["rating"], uncertainty=p["uncertainty"]
+        w(
+            "stats.player",
+            name=p["name"],
+            kind=kind,
+            rating=p["rating"],
+            uncertainty=p["uncertainty"],
         ),
         style="bold",
     )
-    figures = Table(title=WORDS["figures"], title_justify="left", show_header=False)
+    figures = Table(title=w("stats.figures"), title_justify="left", show_header=False)
     figures.add_column("")
     figures.add_column("", justify="right")
     for key, label in (
@@ -78,28 +49,28 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
         ("camat_per_100_rounds", "camat_per_100"),
         ("rounds_won", "rounds_won"),
     ):
-        figures.add_row(WORDS[label], str(f[key]))
+        figures.add_row(w(f"stats.{label}"), str(f[key]))
     for word in ("ceki", "pollo", "manguno", "mattikkeng"):
         figures.add_row(word.upper(), str(f[word]))
-    figures.add_row(WORDS["passebunge_per_round"], str(f["passebunge_per_round"]))
+    figures.add_row(w("stats.passebunge_per_round"), str(f["passebunge_per_round"]))
     out.print(figures)
     if doc["recent"]:
-        recent = Table(title=WORDS["recent"], title_justify="left")
+        recent = Table(title=w("stats.recent"), title_justify="left")
         for label in ("when", "where", "rounds", "stones_per_round", "camat", "rating_after"):
             recent.add_column(
-                WORDS[label], justify="left" if label in ("when", "where") else "right"
+                w(f"stats.{label}"), justify="left" if label in ("when", "where") else "right"
             )
         for g in doc["recent"]:
             recent.add_row(
-                _when(g["last"]), WORDS[g["source"]], str(g["rounds"]), str(g["stones_per_round"]),
-                str(g["camat"]), f"{g['rating']} ± {g['uncertainty']}",
+                _when(g["last"]), w(f"stats.source.{g['source']}"), str(g["rounds"]),
+                str(g["stones_per_round"]), str(g["camat"]), f"{g['rating']} ± {g['uncertainty']}",
             )  # fmt: skip
         out.print(recent)
     if doc["head_to_head"]:
-        heads = Table(title=WORDS["heads"], title_justify="left")
-        heads.add_column(WORDS["opponent"])
+        heads = Table(title=w("stats.heads"), title_justify="left")
+        heads.add_column(w("stats.opponent"))
         for label in ("together", "mine", "theirs"):
-            heads.add_column(WORDS[label].format(name=p["name"]), justify="right")
+            heads.add_column(w(f"stats.{label}", name=p["name"]), justify="right")
         for h in doc["head_to_head"]:
             heads.add_row(
                 h["opponent"]["name"], str(h["rounds"]), str(h["stones_per_round"]),
@@ -109,12 +80,13 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
 
 
 def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
+    w = current()
     if not rows:
-        out.print(WORDS["empty"].format(n=n))
+        out.print(w.count("stats.empty", n))
         return
-    board = Table(title=WORDS["board"].format(n=n), title_justify="left")
+    board = Table(title=w.count("stats.board", n), title_justify="left")
     for label in ("place", "name", "rating", "games", "stones_per_round", "camat_per_100"):
-        board.add_column(WORDS[label], justify="left" if label == "name" else "right")
+        board.add_column(w(f"stats.{label}"), justify="left" if label == "name" else "right")
     for r in rows:
         f = r["figures"]
         board.add_row(
@@ -124,12 +96,17 @@ def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
     out.print(board)
 
 
-@click.command("stats", help=WORDS["help"])
+@click.command(
+    "stats", help="A player's figures, recent games and opponents (NAME), or the leaderboard."
+)
 @click.argument("name", required=False)
 @click.option(
-    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None, help=WORDS["db_help"]
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="The SQLite file (default: the one domeng serve and domeng play share).",
 )
-@click.option("--json", "as_json", is_flag=True, help=WORDS["json_help"])
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
 def command(name: str | None, db: Path | None, as_json: bool) -> None:
     from domeng.history.pending import record_pending
     from domeng.paths import database, pending_dir
@@ -140,7 +117,7 @@ def command(name: str | None, db: Path | None, as_json: bool) -> None:
     try:
         storage = open_database(path)
     except DatabaseHeld:
-        raise click.ClickException(WORDS["held"].format(path=path)) from None
+        raise click.ClickException(current()("stats.held", path=path)) from None
     try:
         if db is None:
             record_pending(storage, pending_dir())
@@ -149,7 +126,7 @@ def command(name: str | None, db: Path | None, as_json: bool) -> None:
         else:
             found = storage.profile(name=name)
             if found is None:
-                raise click.ClickException(WORDS["no_player"].format(name=name))
+                raise click.ClickException(current()("stats.no_player", name=repr(name)))
             doc = player_page(storage, found.id)
     finally:
         storage.close()

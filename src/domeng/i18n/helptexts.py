@@ -9,7 +9,8 @@ named after the command, so that every language has it:
 - ``<command>.opt.<parameter>``: the help of each option;
 - ``<command>.default.<parameter>`` (where the default is a word): the default
   as ``[default: ...]`` shows it;
-- ``meta.<METAVAR>``: a metavar (``FILE``, ``NAME``, ``INTEGER``), and
+- ``meta.<METAVAR>``: a metavar (``FILE``, ``NAME``, ``INTEGER``; an argument's, such as
+  ``stats``'s ``NAME``, if the key exists), and
   ``cli.meta_options``, ``cli.meta_command`` for the usage line.
 
 :func:`localize` sets these texts on the commands before click reads them; a
@@ -150,15 +151,32 @@ def _metavar(p: click.Parameter, own: English, w: Words) -> None:
     from the keys ``meta.<ENGLISH>``; a path's from click's own word (``file``)."""
     if isinstance(p.type, click.Path):
         p.type.name = translate(_path_word(p.type))
-    if isinstance(p, click.Option) and (p.is_flag or p.count):
-        return
+    if isinstance(p, click.Option) and (p.is_flag or p.count or p.name == "lang"):
+        return  # --lang's metavar is the languages' codes, the same in every language
     english_meta = own.metavars.get(p.name or "")
     if english_meta is None and isinstance(p.type, click.Path | click.Choice):
+        return
+    if english_meta is None and isinstance(p, click.Argument):
+        _argument_metavar(p, w)
         return
     shown = english_meta or p.type.name.upper()
     key = f"meta.{shown}"
     if words("en").has(key):
         p.metavar = english_meta if w.code == "en" else w(key)
+
+
+def _argument_metavar(p: click.Argument, w: Words) -> None:
+    """An argument's metavar is its name (``NAME``; ``[NAME]`` when optional): the key
+    ``meta.<NAME>`` if there is one, else click's (``RECORD`` stays)."""
+    shown = (p.name or "").upper()
+    key = f"meta.{shown}"
+    if w.code == "en" or not words("en").has(key):
+        p.metavar = None
+        return
+    meta = w(key)
+    if not p.required:
+        meta = f"[{meta}]"
+    p.metavar = meta + ("..." if p.nargs != 1 else "")
 
 
 def _text(w: Words, key: str, fallback: str | None) -> str | None:

@@ -6,6 +6,9 @@ whenever it saves a finished round, it opens the database the table service shar
 the figures out from the record just saved) and closes it again. While ``domeng serve``
 holds the database, a note is left instead (:mod:`domeng.history.pending`) and the
 game counts the next time the service or the terminal opens it.
+
+Its sentences are the catalogs' ``play.playing_as``, ``play.counted``, ``play.db_held``
+and ``play.computer_profile`` (``architecture.md``, "Languages").
 """
 
 from __future__ import annotations
@@ -17,18 +20,9 @@ from typing import Any
 from rich.text import Text
 
 from domeng.history.pending import game_id, leave_note, record_pending
+from domeng.i18n import current
 
 from .session import PlaySession
-
-WORDS = {
-    "playing": "Playing as {name}: every finished round counts on your page "
-    "(domeng stats {name}); rating {rating}.",
-    "counted": "Counted for {name}: rating {rating}.",
-    "held": "The table service (domeng serve) has the database open: this game counts for "
-    "{name} when the database is opened next (by the service or the terminal).",
-    "computer": "{name} is a computer player's profile: choose another name for --player.",
-}
-"""Every sentence this module prints, in one place."""
 
 
 class DatabaseHeld(Exception):
@@ -58,16 +52,16 @@ def start(database: Path, pending: Path, player: str) -> str | None:
     try:
         storage = open_database(database)
     except DatabaseHeld:
-        return WORDS["held"].format(name=player)
+        return current()("play.db_held", name=player)
     try:
         record_pending(storage, pending)
         computer_profiles(storage, player_names(for_people=True), load(), time.time())
         try:
             me = person_profile(storage, player, time.time())
         except ValueError:
-            raise ValueError(WORDS["computer"].format(name=player)) from None
+            raise ValueError(current()("play.computer_profile", name=player)) from None
         rating = shown(Rating(me.figures.mu, me.figures.sigma))
-        return WORDS["playing"].format(name=me.name, rating=rating)
+        return current()("play.playing_as", name=me.name, rating=rating)
     finally:
         storage.close()
 
@@ -100,7 +94,7 @@ class ProfiledSession(PlaySession):
             leave_note(self.pending, self.path, self.player)
             if not self._held_told:
                 self._held_told = True
-                self.say(Text(WORDS["held"].format(name=self.player), style="yellow"))
+                self.say(Text(current()("play.db_held", name=self.player), style="yellow"))
             return
         try:
             record_pending(storage, self.pending)
@@ -112,4 +106,4 @@ class ProfiledSession(PlaySession):
             storage.close()
         if done and me is not None:
             rating = shown(Rating(me.figures.mu, me.figures.sigma))
-            self.say(Text(WORDS["counted"].format(name=me.name, rating=rating), style="dim"))
+            self.say(Text(current()("play.counted", name=me.name, rating=rating), style="dim"))
