@@ -6,10 +6,19 @@ import { lineChart } from "./charts.js";
 import { t, termify } from "./i18n.js";
 import { h } from "./summary.js";
 
+// a finished game's STONES do not change: asked once per table, however often the
+// standings are drawn again (a later ask could also find the table removed)
+const asked = new Map();
+
+function stonesOf(tableId) {
+  if (!asked.has(tableId)) asked.set(tableId, api("GET", `/api/tables/${encodeURIComponent(tableId)}/stones`));
+  return asked.get(tableId);
+}
+
 /** An element that fills with the chart of table `tableId`'s STONES by round. */
 export function stonesChart(tableId, names) {
   const box = h("div", { class: "stones-chart", "data-stones-chart": "" });
-  api("GET", `/api/tables/${encodeURIComponent(tableId)}/stones`)
+  stonesOf(tableId)
     .then((doc) => {
       if (!doc.stones.length) return;
       const title = t("players.stones_over_rounds");
