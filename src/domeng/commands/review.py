@@ -29,6 +29,7 @@ from domeng.bots.expert import LEVELS
 from domeng.bots.reasons import Why
 from domeng.bots.review import Decision, decisions, review_document
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
+from domeng.i18n.errors import say_error
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (as ``domeng replay``)."""
@@ -181,7 +182,7 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
         else:
             text = tell_review(recorded, seat, level, found)
     except RecordError as exc:
-        _fail(str(exc), EXIT_INVALID)
+        _fail(say_error(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
         _fail(TEXTS["internal"].format(kind=type(exc).__name__, message=exc), 1)
