@@ -427,7 +427,7 @@ _JSON_MESSAGES = {
     "Illegal trailing comma before end of object": "record.json.trailing_comma_object",
     "Illegal trailing comma before end of array": "record.json.trailing_comma_array",
 }
-"""The json module's messages (its C scanner's, Python 3.11 to 3.13), by key."""
+"""The json module's messages (its C scanner's, Python 3.11 and later), by key."""
 
 _TOO_MANY_DIGITS = re.compile(
     r"Exceeds the limit \((\d+) digits\) for integer string conversion: "
