@@ -24,6 +24,7 @@ from domeng.commands.options import variant_options
 from domeng.engine import BlockPasses, Game, Opening, Variants
 from domeng.engine.record import RecordError, load_recorded_game
 from domeng.i18n import current
+from domeng.i18n.errors import say_error
 from domeng.paths import games_dir
 from domeng.terminal import PlaySession, Until, new_seats, resumed_seats
 from domeng.terminal.render import level_words
@@ -161,7 +162,8 @@ def command(
         try:
             recorded = load_recorded_game(resume)
         except RecordError as exc:
-            raise click.ClickException(w("play.cannot_resume", path=resume, why=exc)) from None
+            why = say_error(exc, w)
+            raise click.ClickException(w("play.cannot_resume", path=resume, why=why)) from None
         game, names, stand_ins = recorded.game, recorded.players, recorded.stand_ins
         for option in ("opening", "block_passes", "name"):
             if _given(ctx, option):

@@ -38,6 +38,7 @@ from domeng.engine.round import Round
 from domeng.engine.standings import standings
 from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_of
 from domeng.i18n import Words, current
+from domeng.i18n.errors import say_error
 from domeng.terminal.render import full_stop
 
 EXIT_INVALID = 2
@@ -314,7 +315,7 @@ def command(record: Path, as_json: bool) -> None:
         else:
             text = tell(game, recorded.players, recorded.stand_ins)
     except RecordError as exc:
-        _fail(str(exc), EXIT_INVALID)
+        _fail(say_error(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
         _fail(current()("replay.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)

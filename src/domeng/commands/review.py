@@ -31,6 +31,7 @@ from domeng.bots.reasons import Why
 from domeng.bots.review import Decision, decisions, review_document
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
 from domeng.i18n import Words, current
+from domeng.i18n.errors import say_error
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (as ``domeng replay``)."""
@@ -154,7 +155,7 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
         else:
             text = tell_review(recorded, seat, level, found)
     except RecordError as exc:
-        _fail(str(exc), EXIT_INVALID)
+        _fail(say_error(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
         _fail(current()("review.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)

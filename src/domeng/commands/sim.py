@@ -28,6 +28,7 @@ from domeng.bots import player_names
 from domeng.commands.options import variant_options
 from domeng.engine import SEATS, BlockPasses, Game, Opening, Variants
 from domeng.i18n import current
+from domeng.i18n.errors import say_error
 from domeng.sim import (
     DEFAULT_GAME_ROUNDS,
     PlayerError,
@@ -190,7 +191,7 @@ def command(
         else:
             summary = run(settings, n_workers)
     except PlayerError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(say_error(exc)) from None
     except OSError as exc:
         raise click.ClickException(current()("sim.cannot_write", why=exc)) from None
     finally:

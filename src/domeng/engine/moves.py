@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
+from .keyed import fill
 from .tiles import TILE_COUNT, Tile, parse_tile, tile_name
 
 SEATS = 5
@@ -68,8 +69,38 @@ def move(t: Tile | str, end: End = End.RIGHT) -> Move:
     return _MOVES[t][end]
 
 
+ILLEGAL_REASONS: dict[str, str] = {
+    "sim_player.why.over": "the round is over",
+    "sim_player.why.no_tile": "there is no tile {tile}",
+    "sim_player.why.not_held": "seat {seat} does not hold {tile}",
+    "sim_player.why.must_open": "the round must open with {tile}",
+    "sim_player.why.no_fit": "{tile} does not fit the ends {left} and {right}",
+    "sim_player.why.no_end": "there is no end {end} (left or right)",
+    "sim_player.why.no_fit_left": "{tile} does not fit the left end ({shown})",
+    "sim_player.why.no_fit_right": "{tile} does not fit the right end ({shown})",
+}
+"""Why a move is illegal, by key: the English of the catalogs' entries (engine/keyed.py)."""
+
+
 class IllegalMoveError(ValueError):
-    """A move that the rules do not allow here; nothing was changed."""
+    """A move that the rules do not allow here; nothing was changed.
+
+    ``key`` (one of :data:`ILLEGAL_REASONS`) and ``values`` say why, for the other
+    languages; ``str(error)`` is the English.
+
+    >>> e = IllegalMoveError(key="sim_player.why.not_held", seat=2, tile="6-6")
+    >>> str(e), e.key, e.values
+    ('seat 2 does not hold 6-6', 'sim_player.why.not_held', {'seat': 2, 'tile': '6-6'})
+    """
+
+    def __init__(self, reason: str | None = None, *, key: str | None = None, **values: object):
+        if reason is None:
+            if key is None:
+                raise TypeError("IllegalMoveError needs a reason or a key")
+            reason = fill(ILLEGAL_REASONS[key], values)
+        super().__init__(reason)
+        self.key = key
+        self.values = values
 
 
 class Opening(StrEnum):

@@ -35,22 +35,37 @@ Standard library only.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import re
 import tempfile
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from .events import Passed, Played
 from .game import Game
-from .moves import HAND_SIZE, SEATS, End, IllegalMoveError, Move, Variants, move
+from .keyed import fill, one_line
+from .moves import (
+    HAND_SIZE,
+    SEATS,
+    BlockPasses,
+    End,
+    IllegalMoveError,
+    Move,
+    Opening,
+    Variants,
+    move,
+)
 from .round import Round
 from .tiles import FULL_SET, HIGH, LOW, Tile, TileSet, parse_tile, tile_name, tiles_of
 
 __all__ = [
     "FORMAT",
+    "REASONS",
+    "WHERE",
     "RecordError",
     "RecordedGame",
     "StandIns",
@@ -92,33 +107,149 @@ class RecordedGame:
         return play_index in self.stand_ins[round_index]
 
 
+WHERE: dict[str, str] = {
+    "record.where.record": "record",
+    "record.where.round": "round {round}",
+    "record.where.play": "round {round}, play {play}",
+}
+"""Where a :class:`RecordError` is, by key: the English of the catalogs' entries."""
+
+REASONS: dict[str, str] = {
+    # the file and its JSON
+    "record.cannot_read": "cannot read {path}: {why}",
+    "record.cannot_read_directory": "cannot read {path}: it is a directory",
+    "record.cannot_read_missing": "cannot read {path}: No such file or directory",
+    "record.cannot_read_denied": "cannot read {path}: Permission denied",
+    "record.cannot_read_not_directory": "cannot read {path}: Not a directory",
+    "record.cannot_read_name_too_long": "cannot read {path}: File name too long",
+    "record.not_utf8": "not UTF-8 text (byte {byte})",
+    "record.json_too_deep": "bad JSON: nested too deeply",
+    "record.json_duplicate_key": "bad JSON: duplicate key {name}",
+    "record.json_number_too_long": (
+        "bad JSON: Exceeds the limit ({limit} digits) for integer string conversion: "
+        "value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+    ),
+    "record.json": "bad JSON: {why}",
+    "record.json_at": "bad JSON: {why}: line {line} column {column} (char {char})",
+    "record.json.expecting_value": "bad JSON: Expecting value: line {line} column {column} "
+    "(char {char})",
+    "record.json.expecting_name": "bad JSON: Expecting property name enclosed in double "
+    "quotes: line {line} column {column} (char {char})",
+    "record.json.expecting_colon": "bad JSON: Expecting ':' delimiter: line {line} column "
+    "{column} (char {char})",
+    "record.json.expecting_comma": "bad JSON: Expecting ',' delimiter: line {line} column "
+    "{column} (char {char})",
+    "record.json.unterminated_string": "bad JSON: Unterminated string starting at: line "
+    "{line} column {column} (char {char})",
+    "record.json.control_character": "bad JSON: Invalid control character at: line {line} "
+    "column {column} (char {char})",
+    "record.json.bad_escape": "bad JSON: Invalid \\escape: line {line} column {column} "
+    "(char {char})",
+    "record.json.bad_unicode_escape": "bad JSON: Invalid \\uXXXX escape: line {line} "
+    "column {column} (char {char})",
+    "record.json.extra_data": "bad JSON: Extra data: line {line} column {column} (char {char})",
+    "record.json.trailing_comma_object": "bad JSON: Illegal trailing comma before end of "
+    "object: line {line} column {column} (char {char})",
+    "record.json.trailing_comma_array": "bad JSON: Illegal trailing comma before end of "
+    "array: line {line} column {column} (char {char})",
+    # the document
+    "record.not_object": "a record must be a JSON object",
+    "record.no_format": 'no "{name}" (expected "{format}")',
+    "record.wrong_format": '{name} {value} is not "{format}"',
+    "record.variants_not_object": "bad variants: {name} must be an object",
+    "record.unknown_variant": "bad variants: unknown variant {name}",
+    "record.bad_variant": "bad variants: variant {name} must be {one} or {other}, not {value}",
+    "record.players_not_list": "{name} must be a list of {seats} names",
+    "record.player_name": "a player's name must be a non-empty string, not {value}",
+    "record.no_rounds": 'no "{name}"',
+    "record.not_list": "{name} must be a list",
+    "record.unfinished": (
+        "round {previous} is unfinished (seat {seat} is in turn), yet round {number} follows"
+    ),
+    # a round's deal
+    "record.round_not_object": "a round must be an object",
+    "record.round_unknown_key": "unknown key {name} in a round",
+    "record.round_lacks_key": "a round has no {name}",
+    "record.hands_not_list": "{name} must be a list of {seats} hands",
+    "record.hand_count": "a deal has {seats} hands, not {count}",
+    "record.hand_not_list": "the hand of seat {seat} must be a list of tiles",
+    "record.unused_not_list": "{name} must be a list of tiles",
+    "record.tile_not_string": 'a tile is written as a string like "6-4", not {value}',
+    "record.unknown_tile": "unknown tile {value}",
+    "record.dealt_twice": "tile {tile} is dealt twice",
+    "record.missing_from_deal": "tile {tile} is missing from the deal",
+    "record.hand_size": "seat {seat} is dealt {count} tiles, not {size}",
+    # a play
+    "record.after_end": "a play after the round's end (the round is over)",
+    "record.play_not_object": "a play must be an object like {example}",
+    "record.play_unknown_key": "unknown key {name} in a play",
+    "record.play_lacks_key": "a play has no {name}",
+    "record.either": "{name} must be {one} or {other}, not {value}",
+    "record.seat_range": "{name} must be 0 to 4, not {value}",
+    "record.out_of_turn": "seat {seat} plays out of turn: seat {turn} is in turn",
+    "record.not_in_hand": "tile {tile} is not in the hand of seat {seat}",
+    "record.played_already": "tile {tile} was already played by seat {seat}",
+    "record.wrong_opening": "round {number} must open with {opening}, not {tile}",
+    "record.no_fit": "tile {tile} does not fit the ends {left} and {right}",
+    "record.fits_both": ("tile {tile} fits both ends ({left} and {right}): say {one} or {other}"),
+    "record.no_fit_left": "tile {tile} does not fit the left end, which shows {shown}",
+    "record.no_fit_right": "tile {tile} does not fit the right end, which shows {shown}",
+    # what the engine itself refused (the checks above come first)
+    "record.refused": "{why}",
+}
+"""Why a record is invalid, by key: the English of the catalogs' entries (``str()`` of
+the error), filled in with the error's values (engine/keyed.py)."""
+
+
 class RecordError(ValueError):
     """An invalid record: ``round`` and ``play`` (1-based, or None) say where, ``reason`` why.
 
     ``str(error)`` is one line naming all three, for example
-    ``"round 2, play 7: tile 6-3 does not fit the ends 4 and 1"``.
+    ``"round 2, play 7: tile 6-3 does not fit the ends 4 and 1"``. ``key`` (one of
+    :data:`REASONS`, or None for a reason given as text) and ``values`` (its
+    placeholders') let the commands say the reason in another language.
 
     >>> str(RecordError("tile 6-3 does not fit the ends 4 and 1", round=2, play=7))
     'round 2, play 7: tile 6-3 does not fit the ends 4 and 1'
     >>> str(RecordError("bad JSON: Expecting value: line 1 column 1 (char 0)"))
     'record: bad JSON: Expecting value: line 1 column 1 (char 0)'
+    >>> e = RecordError(key="record.no_fit", tile="6-3", left=4, right=1, round=2, play=7)
+    >>> str(e), e.key, e.values, e.where_key
+    ('round 2, play 7: tile 6-3 does not fit the ends 4 and 1', 'record.no_fit', \
+{'tile': '6-3', 'left': 4, 'right': 1}, 'record.where.play')
     """
 
-    def __init__(self, reason: str, *, round: int | None = None, play: int | None = None) -> None:
+    def __init__(
+        self,
+        reason: str | None = None,
+        *,
+        key: str | None = None,
+        round: int | None = None,
+        play: int | None = None,
+        **values: object,
+    ) -> None:
+        if reason is None:
+            if key is None:
+                raise TypeError("RecordError needs a reason or a key")
+            reason = fill(REASONS[key], values)
         self.round = round
         self.play = play
+        self.key = key
+        self.values = values
         # One line, whatever the reason says.
-        self.reason = " ".join(reason.split())
+        self.reason = one_line(reason)
         super().__init__(self.message)
 
     @property
-    def message(self) -> str:
+    def where_key(self) -> str:
+        """The key of where the error is: the record, a round, or a play of a round."""
         if self.round is None:
-            where = "record"
-        elif self.play is None:
-            where = f"round {self.round}"
-        else:
-            where = f"round {self.round}, play {self.play}"
+            return "record.where.record"
+        return "record.where.round" if self.play is None else "record.where.play"
+
+    @property
+    def message(self) -> str:
+        where = fill(WHERE[self.where_key], {"round": self.round, "play": self.play})
         return f"{where}: {self.reason}"
 
     def __str__(self) -> str:
@@ -268,22 +399,75 @@ def save_record(
 # -- reading ----------------------------------------------------------------
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(f"duplicate key {key!r}")
+        self.key = key
+
+
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     doc: dict[str, Any] = {}
     for key, value in pairs:
         if key in doc:
-            raise ValueError(f"duplicate key {key!r}")
+            raise _DuplicateKey(key)
         doc[key] = value
     return doc
+
+
+_JSON_MESSAGES = {
+    "Expecting value": "record.json.expecting_value",
+    "Expecting property name enclosed in double quotes": "record.json.expecting_name",
+    "Expecting ':' delimiter": "record.json.expecting_colon",
+    "Expecting ',' delimiter": "record.json.expecting_comma",
+    "Unterminated string starting at": "record.json.unterminated_string",
+    "Invalid control character at": "record.json.control_character",
+    "Invalid \\escape": "record.json.bad_escape",
+    "Invalid \\uXXXX escape": "record.json.bad_unicode_escape",
+    "Extra data": "record.json.extra_data",
+    "Illegal trailing comma before end of object": "record.json.trailing_comma_object",
+    "Illegal trailing comma before end of array": "record.json.trailing_comma_array",
+}
+"""The json module's messages (its C scanner's, Python 3.11 and later), by key."""
+
+_TOO_MANY_DIGITS = re.compile(
+    r"Exceeds the limit \((\d+) digits\) for integer string conversion: "
+    r"value has (\d+) digits; use sys\.set_int_max_str_digits\(\) to increase the limit"
+)
+
+
+class _At(TypedDict):
+    """Where in the text the JSON is bad."""
+
+    line: int
+    column: int
+    char: int
+
+
+def _bad_json(exc: ValueError) -> RecordError:
+    """The RecordError of what ``json.loads`` raised."""
+    if isinstance(exc, json.JSONDecodeError):
+        at = _At(line=exc.lineno, column=exc.colno, char=exc.pos)
+        key = _JSON_MESSAGES.get(exc.msg)
+        if key is None:  # a message of another version: said as it is
+            return RecordError(key="record.json_at", why=exc.msg, **at)
+        return RecordError(key=key, **at)
+    if isinstance(exc, _DuplicateKey):
+        return RecordError(key="record.json_duplicate_key", name=repr(exc.key))
+    digits = _TOO_MANY_DIGITS.fullmatch(str(exc))
+    if digits is not None:
+        return RecordError(
+            key="record.json_number_too_long", limit=digits.group(1), digits=digits.group(2)
+        )
+    return RecordError(key="record.json", why=exc)
 
 
 def _parse_json(text: str) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except RecursionError:
-        raise RecordError("bad JSON: nested too deeply") from None
+        raise RecordError(key="record.json_too_deep") from None
     except ValueError as exc:
-        raise RecordError(f"bad JSON: {exc}") from None
+        raise _bad_json(exc) from None
 
 
 def load_record(path: str | os.PathLike[str]) -> tuple[Game, list[str]]:
@@ -299,11 +483,28 @@ def load_recorded_game(path: str | os.PathLike[str]) -> RecordedGame:
     try:
         data = Path(path).read_bytes()
     except IsADirectoryError:
-        raise RecordError(f"cannot read {os.fspath(path)}: it is a directory") from None
+        raise RecordError(key="record.cannot_read_directory", path=os.fspath(path)) from None
     except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-        raise RecordError(f"cannot read {os.fspath(path)}: {why}") from None
+        raise _cannot_read(os.fspath(path), exc) from None
     return loads_recorded_game(data)
+
+
+_OS_REASONS = {
+    errno.ENOENT: "record.cannot_read_missing",
+    errno.EACCES: "record.cannot_read_denied",
+    errno.ENOTDIR: "record.cannot_read_not_directory",
+    errno.ENAMETOOLONG: "record.cannot_read_name_too_long",
+}
+"""The system's most common reasons for not reading a file, by key."""
+
+
+def _cannot_read(path: str, exc: OSError) -> RecordError:
+    why = exc.strerror or type(exc).__name__
+    key = _OS_REASONS.get(exc.errno) if exc.errno is not None else None
+    if key is not None and fill(REASONS[key], {"path": path}) == f"cannot read {path}: {why}":
+        return RecordError(key=key, path=path)
+    # in the system's own words (another system, or a rarer reason)
+    return RecordError(key="record.cannot_read", path=path, why=why)
 
 
 def loads_record(data: bytes | str) -> tuple[Game, list[str]]:
@@ -319,7 +520,7 @@ def loads_recorded_game(data: bytes | str) -> RecordedGame:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise RecordError(f"not UTF-8 text (byte {exc.start})") from None
+            raise RecordError(key="record.not_utf8", byte=exc.start) from None
     return recorded_game(_parse_json(data))
 
 
@@ -336,62 +537,75 @@ def _describe(value: object) -> str:
 def _tile(value: object, *, round: int, play: int | None = None) -> Tile:
     if not isinstance(value, str):
         raise RecordError(
-            f'a tile is written as a string like "6-4", not {_describe(value)}',
-            round=round,
-            play=play,
+            key="record.tile_not_string", round=round, play=play, value=_describe(value)
         )
     try:
         return parse_tile(value)
     except ValueError:
-        raise RecordError(f"unknown tile {_describe(value)}", round=round, play=play) from None
+        raise RecordError(
+            key="record.unknown_tile", round=round, play=play, value=_describe(value)
+        ) from None
 
 
-def _tile_list(value: object, what: str, *, round: int) -> list[Tile]:
+def _tile_list(value: object, *, round: int, seat: int | None = None) -> list[Tile]:
+    """A hand's tiles (``seat``'s), or the unused tiles (no seat)."""
     if not isinstance(value, list):
-        raise RecordError(f"{what} must be a list of tiles", round=round)
+        if seat is None:
+            raise RecordError(key="record.unused_not_list", round=round, name="unused")
+        raise RecordError(key="record.hand_not_list", round=round, seat=seat)
     return [_tile(v, round=round) for v in value]
 
 
+class _Where(TypedDict):
+    """Where in the record an error is: a round, and a play of it or None."""
+
+    round: int
+    play: int | None
+
+
 def _check_keys(
-    doc: dict[str, Any], allowed: set[str], required: set[str], what: str, **where: int | None
+    doc: dict[str, Any], allowed: set[str], required: set[str], what: str, where: _Where
 ) -> None:
+    """Every key of ``doc`` allowed, every required one there; ``what`` is ``"round"`` or
+    ``"play"``."""
     for key in doc:
         if key not in allowed:
-            raise RecordError(f"unknown key {key!r} in {what}", **where)
+            raise RecordError(key=f"record.{what}_unknown_key", name=repr(key), **where)
     for key in sorted(required):
         if key not in doc:
-            raise RecordError(f"{what} has no {key!r}", **where)
+            raise RecordError(key=f"record.{what}_lacks_key", name=repr(key), **where)
 
 
 def _deal(doc: object, number: int) -> tuple[list[TileSet], TileSet, list[Any]]:
     """Check one round's deal; return the hands, the unused tiles and the plays."""
     if not isinstance(doc, dict):
-        raise RecordError("a round must be an object", round=number)
-    _check_keys(doc, {"hands", "unused", "plays"}, {"hands", "unused"}, "a round", round=number)
+        raise RecordError(key="record.round_not_object", round=number)
+    where = _Where(round=number, play=None)
+    _check_keys(doc, {"hands", "unused", "plays"}, {"hands", "unused"}, "round", where)
     hands_doc = doc["hands"]
     if not isinstance(hands_doc, list):
-        raise RecordError("hands must be a list of 5 hands", round=number)
+        raise RecordError(key="record.hands_not_list", round=number, name="hands", seats=SEATS)
     if len(hands_doc) != SEATS:
-        raise RecordError(f"a deal has {SEATS} hands, not {len(hands_doc)}", round=number)
-    hands = [_tile_list(h, f"the hand of seat {s}", round=number) for s, h in enumerate(hands_doc)]
-    unused = _tile_list(doc["unused"], "unused", round=number)
+        raise RecordError(key="record.hand_count", round=number, seats=SEATS, count=len(hands_doc))
+    hands = [_tile_list(h, round=number, seat=s) for s, h in enumerate(hands_doc)]
+    unused = _tile_list(doc["unused"], round=number)
     seen = 0
     for t in [t for h in hands for t in h] + unused:
         if seen >> t & 1:
-            raise RecordError(f"tile {tile_name(t)} is dealt twice", round=number)
+            raise RecordError(key="record.dealt_twice", round=number, tile=tile_name(t))
         seen |= 1 << t
     if seen != FULL_SET:
         missing = next(tiles_of(FULL_SET & ~seen))
-        raise RecordError(f"tile {tile_name(missing)} is missing from the deal", round=number)
+        raise RecordError(key="record.missing_from_deal", round=number, tile=tile_name(missing))
     for seat, hand in enumerate(hands):
         if len(hand) != HAND_SIZE:
             raise RecordError(
-                f"seat {seat} is dealt {len(hand)} tiles, not {HAND_SIZE}", round=number
+                key="record.hand_size", round=number, seat=seat, count=len(hand), size=HAND_SIZE
             )
     # With 28 distinct tiles and five hands of five, three are unused.
     plays = doc.get("plays", [])
     if not isinstance(plays, list):
-        raise RecordError("plays must be a list", round=number)
+        raise RecordError(key="record.not_list", round=number, name="plays")
     return [sum(1 << t for t in h) for h in hands], sum(1 << t for t in unused), plays
 
 
@@ -399,41 +613,51 @@ def _fits(t: Tile, n: int) -> bool:
     return n in (HIGH[t], LOW[t])
 
 
-def _stand_in(doc: dict[str, Any], where: dict[str, int | None]) -> bool:
+def _stand_in(doc: dict[str, Any], where: _Where) -> bool:
     """Whether a play is marked as a stand-in's: ``true``, or ``false`` / no key."""
     value = doc.get("stand_in", False)
     if not isinstance(value, bool):
-        raise RecordError(f"stand_in must be true or false, not {_describe(value)}", **where)
+        raise RecordError(
+            key="record.either",
+            name="stand_in",
+            one="true",
+            other="false",
+            value=_describe(value),
+            **where,
+        )
     return value
 
 
 def _move_of(r: Round, doc: object, number: int, k: int) -> Move:
     """The move that play ``k`` (1-based) of round ``number`` makes, checked against ``r``."""
-    where: dict[str, int | None] = {"round": number, "play": k}
+    where = _Where(round=number, play=k)
     if r.turn is None:
-        raise RecordError("a play after the round's end (the round is over)", **where)
+        raise RecordError(key="record.after_end", **where)
     if not isinstance(doc, dict):
-        raise RecordError('a play must be an object like {"tile": "6-4"}', **where)
-    _check_keys(doc, {"seat", "tile", "end", "stand_in"}, {"tile"}, "a play", **where)
+        raise RecordError(key="record.play_not_object", example='{"tile": "6-4"}', **where)
+    _check_keys(doc, {"seat", "tile", "end", "stand_in"}, {"tile"}, "play", where)
     _stand_in(doc, where)
     t = _tile(doc["tile"], round=number, play=k)
     turn = r.turn
     if "seat" in doc:
         seat = doc["seat"]
         if not _is_int(seat) or not 0 <= seat < SEATS:
-            raise RecordError(f"seat must be 0 to 4, not {_describe(seat)}", **where)
+            raise RecordError(key="record.seat_range", name="seat", value=_describe(seat), **where)
         if seat != turn:
-            raise RecordError(f"seat {seat} plays out of turn: seat {turn} is in turn", **where)
+            raise RecordError(key="record.out_of_turn", seat=seat, turn=turn, **where)
     name = tile_name(t)
     if not r.hands[turn] >> t & 1:
         if not r.dealt[turn] >> t & 1:
-            raise RecordError(f"tile {name} is not in the hand of seat {turn}", **where)
-        raise RecordError(f"tile {name} was already played by seat {turn}", **where)
+            raise RecordError(key="record.not_in_hand", tile=name, seat=turn, **where)
+        raise RecordError(key="record.played_already", tile=name, seat=turn, **where)
     ends = r.ends
     if ends is None:
         if r.opening_tile is not None and t != r.opening_tile:
             raise RecordError(
-                f"round {number} must open with {tile_name(r.opening_tile)}, not {name}",
+                key="record.wrong_opening",
+                number=number,
+                opening=tile_name(r.opening_tile),
+                tile=name,
                 **where,
             )
         return move(t, End.RIGHT)  # the first tile's end is ignored, whatever it says
@@ -441,24 +665,34 @@ def _move_of(r: Round, doc: object, number: int, k: int) -> Move:
     if "end" in doc:
         word = doc["end"]
         if word not in ("left", "right"):
-            raise RecordError(f'end must be "left" or "right", not {_describe(word)}', **where)
+            raise RecordError(
+                key="record.either",
+                name="end",
+                one='"left"',
+                other='"right"',
+                value=_describe(word),
+                **where,
+            )
         end = End.parse(word)
     left, right = ends
     fits_left, fits_right = _fits(t, left), _fits(t, right)
     if not fits_left and not fits_right:
-        raise RecordError(f"tile {name} does not fit the ends {left} and {right}", **where)
+        raise RecordError(key="record.no_fit", tile=name, left=left, right=right, **where)
     if end is None:
         if fits_left and fits_right and left != right:
             raise RecordError(
-                f'tile {name} fits both ends ({left} and {right}): say "end": "left" or "right"',
+                key="record.fits_both",
+                tile=name,
+                left=left,
+                right=right,
+                one='"end": "left"',
+                other='"right"',
                 **where,
             )
         return move(t, End.LEFT if fits_left and not fits_right else End.RIGHT)
     shown = left if end is End.LEFT else right
     if not _fits(t, shown):
-        raise RecordError(
-            f"tile {name} does not fit the {end.word} end, which shows {shown}", **where
-        )
+        raise RecordError(key=f"record.no_fit_{end.word}", tile=name, shown=shown, **where)
     return move(t, end)
 
 
@@ -467,11 +701,33 @@ def _players(doc: dict[str, Any]) -> list[str]:
         return [f"Seat {s}" for s in range(SEATS)]
     players = doc["players"]
     if not isinstance(players, list) or len(players) != SEATS:
-        raise RecordError(f"players must be a list of {SEATS} names")
+        raise RecordError(key="record.players_not_list", name="players", seats=SEATS)
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise RecordError(f"a player's name must be a non-empty string, not {_describe(name)}")
+            raise RecordError(key="record.player_name", value=_describe(name))
     return list(players)
+
+
+def _variants(doc: object) -> Variants:
+    """The record's variants, checked here so that each error has its key (the English is
+    ``Variants.from_json``'s)."""
+    if not isinstance(doc, dict):
+        raise RecordError(key="record.variants_not_object", name="variants")
+    unknown = sorted(set(doc) - {"opening", "block_passes"})
+    if unknown:
+        raise RecordError(key="record.unknown_variant", name=repr(unknown[0]))
+    for name, kind in (("opening", Opening), ("block_passes", BlockPasses)):
+        value = doc.get(name, getattr(Variants(), name).value)
+        allowed = [v.value for v in kind]
+        if value not in allowed:
+            one, other = (repr(v) for v in allowed)
+            raise RecordError(
+                key="record.bad_variant", name=name, one=one, other=other, value=repr(value)
+            )
+    try:
+        return Variants.from_json(doc)
+    except ValueError as exc:  # pragma: no cover - the checks above come first
+        raise RecordError(key="record.refused", why=f"bad variants: {exc}") from None
 
 
 def game_from_record(doc: object) -> tuple[Game, list[str]]:
@@ -486,21 +742,20 @@ def recorded_game(doc: object) -> RecordedGame:
     """Replay a record document (parsed JSON): the game, the players' names and the
     stand-ins' plays. Validates everything and raises :class:`RecordError`."""
     if not isinstance(doc, dict):
-        raise RecordError("a record must be a JSON object")
+        raise RecordError(key="record.not_object")
     if "format" not in doc:
-        raise RecordError(f'no "format" (expected "{FORMAT}")')
+        raise RecordError(key="record.no_format", name="format", format=FORMAT)
     if doc["format"] != FORMAT:
-        raise RecordError(f'format {_describe(doc["format"])} is not "{FORMAT}"')
-    try:
-        variants = Variants.from_json(doc.get("variants", {}))
-    except ValueError as exc:
-        raise RecordError(f"bad variants: {exc}") from None
+        raise RecordError(
+            key="record.wrong_format", name="format", value=_describe(doc["format"]), format=FORMAT
+        )
+    variants = _variants(doc.get("variants", {}))
     players = _players(doc)
     if "rounds" not in doc:
-        raise RecordError('no "rounds"')
+        raise RecordError(key="record.no_rounds", name="rounds")
     rounds = doc["rounds"]
     if not isinstance(rounds, list):
-        raise RecordError("rounds must be a list")
+        raise RecordError(key="record.not_list", name="rounds")
     game = Game(variants)
     stand_ins: list[frozenset[int]] = []
     for i, round_doc in enumerate(rounds):
@@ -508,8 +763,10 @@ def recorded_game(doc: object) -> RecordedGame:
         if game.rounds and not game.round.finished:
             last = game.round
             raise RecordError(
-                f"round {number - 1} is unfinished (seat {last.turn} is in turn), "
-                f"yet round {number} follows",
+                key="record.unfinished",
+                previous=number - 1,
+                seat=last.turn,
+                number=number,
                 round=number - 1,
                 play=len(last.plays) + 1,
             )
@@ -517,15 +774,15 @@ def recorded_game(doc: object) -> RecordedGame:
         try:
             r = game.start_round(hands, unused)
         except ValueError as exc:  # pragma: no cover - _deal checks the deal first
-            raise RecordError(str(exc), round=number) from None
+            raise RecordError(key="record.refused", why=exc, round=number) from None
         marked: set[int] = set()
         for k, play in enumerate(plays, start=1):
             m = _move_of(r, play, number, k)  # checks ``stand_in`` too
             try:
                 r.play(m)
             except IllegalMoveError as exc:  # pragma: no cover - the checks above come first
-                raise RecordError(str(exc), round=number, play=k) from None
-            if _stand_in(play, {"round": number, "play": k}):
+                raise RecordError(key="record.refused", why=exc, round=number, play=k) from None
+            if _stand_in(play, _Where(round=number, play=k)):
                 marked.add(k - 1)
         stand_ins.append(frozenset(marked))
     return RecordedGame(game, players, tuple(stand_ins))

@@ -403,12 +403,12 @@ class Round:
         """
         seat = self.turn
         if seat is None:
-            raise IllegalMoveError("the round is over")
+            raise IllegalMoveError(key="sim_player.why.over")
         legal = self._legal
         if m not in legal:
             same = self._normalized(m)
             if same not in legal:
-                raise IllegalMoveError(self._why_illegal(seat, m))
+                raise self._why_illegal(seat, m)
             m = same if self.left < 0 or m[1] != End.LEFT else move(m[0], End.LEFT)
         t, end = m
         bit = 1 << t
@@ -471,22 +471,27 @@ class Round:
             return move(m[0], End.RIGHT)
         return m
 
-    def _why_illegal(self, seat: int, m: Move) -> str:
+    def _why_illegal(self, seat: int, m: Move) -> IllegalMoveError:
         t, end = m
         if not 0 <= t < TILE_COUNT:
-            return f"there is no tile {t}"
+            return IllegalMoveError(key="sim_player.why.no_tile", tile=t)
         name = tile_name(t)
         if not self.hands[seat] >> t & 1:
-            return f"seat {seat} does not hold {name}"
+            return IllegalMoveError(key="sim_player.why.not_held", seat=seat, tile=name)
         if self.left < 0:
-            return f"the round must open with {tile_name(self.opening_tile or 0)}"
+            return IllegalMoveError(
+                key="sim_player.why.must_open", tile=tile_name(self.opening_tile or 0)
+            )
         fits = _FIT_MOVES[t][self.left * 7 + self.right]
         if not fits:
-            return f"{name} does not fit the ends {self.left} and {self.right}"
+            return IllegalMoveError(
+                key="sim_player.why.no_fit", tile=name, left=self.left, right=self.right
+            )
         if end not in (0, 1):  # also a plain int: End is an IntEnum
-            return f"there is no end {end!r} (left or right)"
-        word = "left" if end == 0 else "right"
-        return f"{name} does not fit the {word} end ({self.left if end == 0 else self.right})"
+            return IllegalMoveError(key="sim_player.why.no_end", end=repr(end))
+        if end == 0:
+            return IllegalMoveError(key="sim_player.why.no_fit_left", tile=name, shown=self.left)
+        return IllegalMoveError(key="sim_player.why.no_fit_right", tile=name, shown=self.right)
 
     def _pass_short(self, seat: int, rule: _Pass, key: int) -> None:
         """A pass the table cannot pay in full: the table gives what it has, the LAST

@@ -13,11 +13,13 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from domeng.bots import Player, make_player
 from domeng.engine import (
     SEATS,
     CamatElected,
+    End,
     Event,
     Finish,
     Game,
@@ -26,8 +28,11 @@ from domeng.engine import (
     Passed,
     RoundEnded,
     StonesMoved,
+    tile_name,
     view,
 )
+from domeng.engine.keyed import fill
+from domeng.engine.tiles import TILE_COUNT
 
 from .plan import Task, entry_at, game_deals, player_seed
 
@@ -92,8 +97,56 @@ class TaskResult:
     tallies: list[Tally] = field(default_factory=list)
 
 
+PLAYER_REASONS: dict[str, str] = {
+    "sim_player.failed": "player {name} failed in game {game}, rotation {rotation}, "
+    "round {round}: {why}",
+    "sim_player.not_a_move": "player {name} returned {value}, not a {type}, in game {game}, "
+    "rotation {rotation}, round {round}",
+    "sim_player.illegal_left": "player {name} chose {tile} left, which is not legal ({why}), "
+    "in game {game}, rotation {rotation}, round {round}",
+    "sim_player.illegal_right": "player {name} chose {tile} right, which is not legal "
+    "({why}), in game {game}, rotation {rotation}, round {round}",
+    "sim_player.illegal": "player {name} chose {move}, which is not legal ({why}), in game "
+    "{game}, rotation {rotation}, round {round}",
+}
+"""What went wrong with a player, by key: the English of the catalogs' entries
+(engine/keyed.py); ``why`` is a Python error's own words, or the IllegalMoveError."""
+
+
 class PlayerError(RuntimeError):
-    """A player failed or returned a move that is not legal."""
+    """A player failed or returned a move that is not legal.
+
+    ``key`` (one of :data:`PLAYER_REASONS`) and ``values`` let ``domeng sim`` say it in
+    the chosen language; ``str(error)`` is the English.
+    """
+
+    def __init__(self, reason: str | None = None, *, key: str | None = None, **values: object):
+        if reason is None:
+            if key is None:
+                raise TypeError("PlayerError needs a reason or a key")
+            reason = fill(PLAYER_REASONS[key], values)
+        super().__init__(reason)
+        self.key = key
+        self.values = values
+
+
+class _Where(TypedDict):
+    """Where a player went wrong."""
+
+    game: int
+    rotation: int
+    round: int
+
+
+def _illegal(name: str, m: Move, exc: IllegalMoveError, where: _Where) -> PlayerError:
+    """The PlayerError of a player's illegal move ``m``."""
+    t, end = m
+    if isinstance(t, int) and 0 <= t < TILE_COUNT and end in (End.LEFT, End.RIGHT):
+        side = "left" if end == End.LEFT else "right"
+        return PlayerError(
+            key=f"sim_player.illegal_{side}", name=name, tile=tile_name(t), why=exc, **where
+        )
+    return PlayerError(key="sim_player.illegal", name=name, move=repr(m), why=exc, **where)
 
 
 def _ask(player: Player, game: Game, seat: int) -> object:
@@ -129,6 +182,7 @@ def play_game(task: Task) -> tuple[Game, list[str], TaskResult]:
     clock = time.perf_counter
     for hands, unused in deals:
         r = game.start_round(hands, unused)
+        where = _Where(game=task.game, rotation=task.rotation, round=r.number)  # for errors
         while r.turn is not None:
             seat = r.turn
             legal = r.legal_moves()
@@ -142,24 +196,23 @@ def play_game(task: Task) -> tuple[Game, list[str], TaskResult]:
                     chosen = _ask(player, game, seat)
                 except Exception as exc:
                     raise PlayerError(
-                        f"player {player.name!r} failed in game {task.game}, rotation "
-                        f"{task.rotation}, round {r.number}: {exc!r}"
+                        key="sim_player.failed", name=repr(player.name), why=repr(exc), **where
                     ) from exc
                 tally.think_seconds += clock() - start
                 tally.decisions += 1
                 if not isinstance(chosen, Move):
                     raise PlayerError(
-                        f"player {player.name!r} returned {chosen!r}, not a Move, in game "
-                        f"{task.game}, rotation {task.rotation}, round {r.number}"
+                        key="sim_player.not_a_move",
+                        name=repr(player.name),
+                        value=repr(chosen),
+                        type="Move",
+                        **where,
                     )
                 m = chosen
             try:
                 r.play(m)
             except IllegalMoveError as exc:
-                raise PlayerError(
-                    f"player {seated[seat].name!r} chose {m}, which is not legal ({exc}), in "
-                    f"game {task.game}, rotation {task.rotation}, round {r.number}"
-                ) from exc
+                raise _illegal(repr(seated[seat].name), m, exc, where) from exc
             tally.moves += 1
         _count_round(r.events, seat_tally)
     seat_names = [task.names[e] for e in by_seat]
@@ -201,4 +254,13 @@ def _count_round(events: Sequence[Event], seat_tally: list[Tally]) -> None:
             seat_tally[e.seat].camat += 1
 
 
-__all__ = ["COUNTS", "PlayerError", "Tally", "TaskResult", "play_game", "play_task", "record_name"]
+__all__ = [
+    "COUNTS",
+    "PLAYER_REASONS",
+    "PlayerError",
+    "Tally",
+    "TaskResult",
+    "play_game",
+    "play_task",
+    "record_name",
+]

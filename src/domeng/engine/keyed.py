@@ -1,0 +1,47 @@
+"""Messages that other languages can say: a key, its values, and the English.
+
+The engine speaks English only, and knows nothing of the catalogs (it never imports
+``domeng.i18n``). An error a person may read (:class:`~domeng.engine.record.RecordError`,
+:class:`~domeng.engine.moves.IllegalMoveError`, the sim's ``PlayerError``) carries the
+key of its text in the ``"terminal"`` group of the catalogs (``record.no_fit``) and
+the values of its placeholders; ``str(error)`` is the English, filled in from the
+code's own copy of it, and the commands say it in the chosen language
+(``domeng.i18n.errors``). A test keeps each English copy equal to ``en.json``'s.
+
+A text is filled in as the catalogs fill theirs: ``{name}`` is a placeholder, and a
+placeholder without a value stays as it is (so ``{"tile": "6-4"}`` is no placeholder).
+
+>>> fill("tile {tile} does not fit the ends {left} and {right}", {"tile": "6-3",
+...     "left": 4, "right": 1})
+'tile 6-3 does not fit the ends 4 and 1'
+>>> fill('a play must be an object like {"tile": "6-4"}', {})
+'a play must be an object like {"tile": "6-4"}'
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+__all__ = ["PLACEHOLDER", "fill", "one_line"]
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+"""A placeholder in a text: ``{name}``."""
+
+
+def fill(template: str, values: Mapping[str, object]) -> str:
+    """``template`` with each ``{name}`` that ``values`` has replaced by ``str()`` of it."""
+    return PLACEHOLDER.sub(
+        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
+    )
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line, its runs of white space one space each.
+
+    >>> one_line("cannot read two\\nlines.json:  it is a directory")
+    'cannot read two lines.json: it is a directory'
+    """
+    return " ".join(text.split())
