@@ -53,9 +53,13 @@ def test_every_coach_text_the_pages_ask_for_exists() -> None:
 def test_a_hint_the_review_and_the_replay_from_one_seat(page: Any, service: Any) -> None:
     table_id = new_game(page, service.base)
     # wait for a turn with a choice, and ask for a hint
+    played = 0  # rounds over before Andi had a choice (it happens): the next one, then
     for _ in range(2000):
-        if page.locator("[data-round-summary]").count():
-            break
+        if page.locator("[data-next-round]:not([disabled])").count():
+            page.click("[data-next-round]")
+            page.wait_for_selector("[data-round-summary]", state="detached")
+            played += 1
+            continue
         playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
         if playable.count() > 1:
             page.click("[data-hint]")
@@ -84,14 +88,15 @@ def test_a_hint_the_review_and_the_replay_from_one_seat(page: Any, service: Any)
         "[data-review] [data-review-total], [data-review] p.muted", timeout=60_000
     )
     review = page.locator("[data-review]").inner_text()
-    assert "Round 1" in review
+    assert f"Round {played + 1}" in review
     # the replay from Andi's seat: at a decision, the review's values and the beliefs
     page.goto(f"{service.base}/#/replay/{table_id}")
     page.wait_for_selector("svg.board")
+    page.select_option(".round-select", str(played))  # the round of the hint
     page.select_option("[data-view-from]", "0")
     # the review of the round comes (worked out by the service), then its decisions show
     page.wait_for_selector(
-        "[data-coach-panel] p:not([data-reviewing]), [data-coach-panel] [data-decision]",
+        "[data-coach-panel] > p:not([data-reviewing]), [data-coach-panel] [data-decision]",
         timeout=60_000,
     )
     for _ in range(40):
@@ -101,5 +106,13 @@ def test_a_hint_the_review_and_the_replay_from_one_seat(page: Any, service: Any)
     assert page.locator("[data-coach-panel] [data-decision]").count()
     assert page.locator("[data-beliefs-seat]").count() == 4
     assert page.locator('[data-beliefs-seat="0"]').count() == 0
+    # and the tile tracker as it stood for Andi: the line, Andi's hand, the unseen
+    tracker = page.locator("[data-coach-panel] [data-tracker]")
+    rows = tracker.locator("tr[data-tracker-row]")
+    assert [rows.nth(i).get_attribute("data-tracker-row") for i in range(rows.count())] == [
+        "line",
+        "hand",
+        "unseen",
+    ]
     # only the seat's own tiles are face up: the others' hands are backs
     assert page.locator("svg.board .hand [data-tile]").count() >= 1

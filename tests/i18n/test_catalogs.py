@@ -174,3 +174,22 @@ def test_doctests(name: str) -> None:
 
     failures, tried = doctest.testmod(importlib.import_module(name))
     assert tried > 0 and failures == 0
+
+
+def test_no_language_file_holds_a_key_twice() -> None:
+    # json.load keeps the last of two equal keys without a word: a merge that kept both
+    # would leave a text no one reads
+    import json as _json
+    from pathlib import Path as _Path
+
+    folder = _Path(__file__).parents[2] / "src" / "domeng" / "web" / "i18n"
+    for path in sorted(folder.glob("*.json")):
+        twice: list[str] = []
+
+        def pairs(items: list[tuple[str, object]], twice: list[str] = twice) -> dict[str, object]:
+            keys = [k for k, _ in items]
+            twice.extend(k for k in set(keys) if keys.count(k) > 1)
+            return dict(items)
+
+        _json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=pairs)
+        assert twice == [], (path.name, twice)

@@ -8,6 +8,7 @@ import { ct, decisionElement, reviewCache } from "./coach.js";
 import { drawBoard, layoutFor } from "./board.js";
 import { seatName, setTermText, t } from "./i18n.js";
 import { handsElement } from "./hands.js";
+import { trackerElement } from "./tracker.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
@@ -199,7 +200,8 @@ export function replayPage(root, source) {
       if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
       else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
       else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: doc.total_loss.toFixed(2) }) });
-      panel.replaceChildren(body);
+      // the tile tracker as it stood for this seat: the line and its own hand
+      panel.replaceChildren(trackerElement({ line: s.line, hand: s.hands[one] }), body);
     }
     const events = all.slice(0, st.step + 1).flatMap((x) => x.events);
     q(".account-title").textContent = t("account.title", { n: rnd.number });
