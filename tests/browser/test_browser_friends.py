@@ -253,7 +253,8 @@ def test_a_wrong_or_used_invitation_says_so(page: Any, service: Any, console: An
     assert "&invite=" in link
     page.goto(f"{service.base}/?table={table['id']}&seat=1&invite=wrong")
     page.wait_for_selector("[data-join]")
-    assert "Andi" in page.locator("[data-join-box]").inner_text()  # the host invites
+    # the host invites (the box says so once the table's seats have come)
+    page.locator("[data-join-box]", has_text="Andi").wait_for()
     page.fill("[data-join-name]", "Besse")
     page.click("[data-join]")
     error = page.locator('[data-join-error="bad_invite"]')
