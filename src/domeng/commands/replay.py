@@ -24,6 +24,7 @@ from domeng.account import (
     stones,
     you_form,
 )
+from domeng.commands.output import echo_all
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
@@ -320,10 +321,4 @@ def command(record: Path, as_json: bool) -> None:
     except Exception as exc:  # never a traceback, even for a bug
         _fail(current()("replay.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
-    try:
-        click.echo(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    echo_all(text)

@@ -29,6 +29,7 @@ from domeng.bots.coach import MoveValue
 from domeng.bots.expert import LEVELS
 from domeng.bots.reasons import Why
 from domeng.bots.review import Decision, decisions, review_document
+from domeng.commands.output import echo_all
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
@@ -160,9 +161,4 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
     except Exception as exc:  # never a traceback, even for a bug
         _fail(current()("review.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
-    try:
-        click.echo(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    echo_all(text)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from domeng.engine import Game
-from domeng.engine.record import RecordError, recorded_game
+from domeng.engine.record import RecordedGame, RecordError, recorded_game
 
 from . import wire
 
@@ -37,16 +37,21 @@ class ReplayFailed(ValueError):
         return (ReplayFailed, (self.code, str(self)))
 
 
-def replay_text(record: bytes, round_number: int | None) -> bytes:
-    """A record's replay as JSON text, all of it or one round (runs in the worker)."""
+def read_record(record: bytes) -> RecordedGame:
+    """A record sent as bytes, replayed by the engine (in the worker); or ReplayFailed."""
     try:
         doc = json.loads(record)
     except (ValueError, RecursionError):
         raise ReplayFailed("bad_json", "the body is not valid JSON") from None
     try:
-        got = recorded_game(doc)
+        return recorded_game(doc)
     except RecordError as e:
         raise ReplayFailed("bad_record", str(e)) from None
+
+
+def replay_text(record: bytes, round_number: int | None) -> bytes:
+    """A record's replay as JSON text, all of it or one round (runs in the worker)."""
+    got = read_record(record)
     rounds, marks = got.game.rounds, list(got.stand_ins)
     if round_number is not None:
         if not 1 <= round_number <= len(rounds):

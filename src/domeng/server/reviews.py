@@ -16,9 +16,8 @@ import json
 
 from domeng.bots.expert import LEVELS
 from domeng.bots.review import decisions, review_document
-from domeng.engine.record import RecordError, recorded_game
 
-from .replays import ReplayFailed
+from .replays import ReplayFailed, read_record
 
 REVIEW_LEVEL = "expert:fast"
 """How long the coach thinks about each decision of a review in the browser (a round's
@@ -28,14 +27,7 @@ review then takes a second or two; ``domeng review`` thinks at ``expert``)."""
 def review_text(record: bytes, seat: int, round_number: int) -> bytes:
     """The review of ``seat`` in round ``round_number`` of ``record`` (its text), as JSON
     text (runs in the worker)."""
-    try:
-        doc = json.loads(record)
-    except (ValueError, RecursionError):
-        raise ReplayFailed("bad_json", "the body is not valid JSON") from None
-    try:
-        got = recorded_game(doc)
-    except RecordError as e:
-        raise ReplayFailed("bad_record", str(e)) from None
+    got = read_record(record)
     rounds = got.game.rounds
     if not 1 <= round_number <= len(rounds) or not rounds[round_number - 1].finished:
         finished = sum(r.finished for r in rounds)

@@ -3,25 +3,12 @@
 
 import { api } from "./api.js";
 import { t, termify } from "./i18n.js";
-import { markDot, ratingText } from "./profiles.js";
+import { FIGURES, figureLabel as label, markDot, ratingText } from "./profiles.js";
 import { h } from "./summary.js";
 import { showApiError } from "./ui.js";
 
-const COLUMNS = [
-  ["games", "players.games"],
-  ["stones_per_round", "players.stones_per_round"],
-  ["camat", "players.camat_titles"],
-  ["camat_per_100_rounds", "players.camat_per_100"],
-  ["rounds_won", "players.rounds_won"],
-  ["ceki", "CEKI"],
-  ["pollo", "POLLO"],
-  ["manguno", "MANGUNO"],
-  ["mattikkeng", "MATTIKKENG"],
-];
-
-function label(key) {
-  return key.includes(".") ? t(key) : key;
-}
+// a player's figures, but for the rounds and the PASSEBUNGE (the page has them)
+const COLUMNS = FIGURES.filter(([field]) => field !== "rounds" && field !== "passebunge_per_round");
 
 export function leaderboardPage(root) {
   let doc = null;

@@ -4,27 +4,9 @@
 import { api } from "./api.js";
 import { lineChart } from "./charts.js";
 import { t, termify } from "./i18n.js";
-import { MARKS, markDot, ratingText } from "./profiles.js";
+import { FIGURES, MARKS, figureLabel as label, markDot, ratingText } from "./profiles.js";
 import { h } from "./summary.js";
 import { showApiError } from "./ui.js";
-
-const FIGURES = [
-  ["games", "players.games"],
-  ["rounds", "players.rounds"],
-  ["stones_per_round", "players.stones_per_round"],
-  ["camat", "players.camat_titles"],
-  ["camat_per_100_rounds", "players.camat_per_100"],
-  ["rounds_won", "players.rounds_won"],
-  ["ceki", "CEKI"],
-  ["pollo", "POLLO"],
-  ["manguno", "MANGUNO"],
-  ["mattikkeng", "MATTIKKENG"],
-  ["passebunge_per_round", "players.passebunge_per_round"],
-];
-
-function label(key) {
-  return key.includes(".") ? t(key) : key; // the game's own words stay as they are
-}
 
 function when(at) {
   return at ? new Date(at * 1000).toLocaleString(document.documentElement.lang, { dateStyle: "medium", timeStyle: "short" }) : "";

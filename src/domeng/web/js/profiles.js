@@ -7,6 +7,26 @@ import { t } from "./i18n.js";
 import { h } from "./summary.js";
 import { showApiError, showError } from "./ui.js";
 
+/** A player's figures, each with the text that names it (the game's words as they are). */
+export const FIGURES = [
+  ["games", "players.games"],
+  ["rounds", "players.rounds"],
+  ["stones_per_round", "players.stones_per_round"],
+  ["camat", "players.camat_titles"],
+  ["camat_per_100_rounds", "players.camat_per_100"],
+  ["rounds_won", "players.rounds_won"],
+  ["ceki", "CEKI"],
+  ["pollo", "POLLO"],
+  ["manguno", "MANGUNO"],
+  ["mattikkeng", "MATTIKKENG"],
+  ["passebunge_per_round", "players.passebunge_per_round"],
+];
+
+/** The words for a figure's text key: a key is looked up, a game's word stays as it is. */
+export function figureLabel(key) {
+  return key.includes(".") ? t(key) : key;
+}
+
 const STORE = "domeng.profile";
 
 export const MARKS = {
