@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import orjson
 
@@ -13,6 +14,10 @@ QUEUE_LIMIT = 512
 QUEUE_BYTES = 2_000_000
 """Characters waiting for a slow connection before it is closed (whichever comes first)."""
 
+WriteFrame = Callable[[bytes], bool]
+"""Writes a framed WebSocket message straight to a socket that takes it at once;
+answers False (and writes nothing) when it would have to wait (see ``protocols.py``)."""
+
 
 def encode(message: Json) -> str:
     """A message as the JSON text sent: compact, with orjson (an update is the most
@@ -21,16 +26,32 @@ def encode(message: Json) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def frame(text: str) -> bytes:
+    """``text`` as one unmasked, uncompressed WebSocket text frame (RFC 6455, 5.2): the
+    bytes a service sends, the same for every connection (no extension is agreed)."""
+    data = text.encode()
+    n = len(data)
+    if n < 126:
+        head = bytes((0x81, n))
+    elif n < 65_536:
+        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
+    else:
+        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
+    return head + data
+
+
 class Connection:
     """One WebSocket at a table: its seat (None for a spectator) and its outbox.
 
-    Messages are queued without waiting and written in order by the socket's
-    writer (which calls :meth:`sent` for each); a connection that falls
+    A message goes straight to the socket, framed, when nothing waits before it and the
+    socket takes it at once (``write_frame``, given by the socket; a message sent to
+    many connections is encoded and framed once, :meth:`send_text`). Otherwise it is
+    queued without waiting and written in order by the socket's writer (which marks
+    itself :attr:`busy` and calls :meth:`sent` for each); a connection that falls
     :data:`QUEUE_LIMIT` messages or :data:`QUEUE_BYTES` characters behind is closed.
-    A message sent to many connections is encoded once (:meth:`send_text`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, write_frame: WriteFrame | None = None) -> None:
         self.seat: int | None = None
         self.hello = False
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -39,14 +60,22 @@ class Connection:
         """The WebSocket close code the writer closes with (1008 for one too far behind)."""
         self.queued = 0
         """Characters queued and not yet written."""
+        self.busy = False
+        """The writer holds a message it has not finished writing."""
+        self.write_frame = write_frame
 
     def send(self, message: Json) -> None:
         self.send_text(encode(message))
 
-    def send_text(self, text: str) -> None:
-        """Queue a message already encoded (:func:`encode`)."""
+    def send_text(self, text: str, framed: bytes | None = None) -> None:
+        """Queue a message already encoded (:func:`encode`), and framed (:func:`frame`)
+        when it goes to many connections."""
         if self.closed:
             return
+        write = self.write_frame
+        if write is not None and not self.busy and self.outbox.empty():  # noqa: SIM102
+            if write(frame(text) if framed is None else framed):
+                return  # written, in order: nothing was waiting before it
         if self.outbox.qsize() >= QUEUE_LIMIT or self.queued + len(text) > QUEUE_BYTES:
             # It sends faster than it reads its answers: say why, then close.
             words = f"this connection fell {QUEUE_LIMIT} messages behind and is closed"

@@ -3,10 +3,13 @@
 A table played at full speed changes hundreds of times a second; a person at the
 table gets every change at once, but a crowd of spectators gets them gathered —
 the events of several moves in one ``update``, with the table and view as they
-are after the last. A batch never spans two rounds (the round's end goes out
-before the next deal), and it goes out before anything else a spectator is sent
-(a ``seats`` message, the ``state`` of a ``sync``), so every spectator's running
-account stays whole and in order.
+are after the last, encoded and framed once for them all. A batch goes out before
+anything else a spectator is sent (a ``seats`` message, the ``state`` of a
+``sync``), so every spectator's running account stays whole and in order. At a
+table whose rounds follow each other faster than :data:`BATCH` (computer players at
+a pace under 100 ms), one batch may hold the end of a round and the next deal: its
+events are in order, and a client starts the round's account again when the
+view's round changes.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import math
 from dataclasses import dataclass, field
 
 from .clock import Clock, Timer
-from .connection import Connection, encode
+from .connection import Connection, encode, frame
 from .documents import Json
 
 BATCH = 0.1
@@ -29,7 +32,6 @@ class Batch:
     events: list[Json] = field(default_factory=list)
     message: Json | None = None
     """The update they would be sent now (its events aside)."""
-    round: int = 0
     sent_at: float = -math.inf
     timer: Timer | None = None
 
@@ -41,14 +43,9 @@ class Fanout:
         self.clock = clock
         self._batches: dict[str, Batch] = {}
 
-    def update(
-        self, table_id: str, spectators: list[Connection], message: Json, round_number: int
-    ) -> None:
+    def update(self, table_id: str, spectators: list[Connection], message: Json) -> None:
         """An update for the spectators (``message`` with its new ``events``)."""
         b = self._batches.setdefault(table_id, Batch())
-        if b.round != round_number:
-            self.flush(table_id, spectators)  # the last round's end, before the next deal
-            b.round = round_number
         b.events.extend(message["events"])
         b.message = message
         now = self.clock.now()
@@ -71,8 +68,9 @@ class Fanout:
             b.timer.cancel()
             b.timer = None
         text = encode({**b.message, "events": b.events})
+        framed = frame(text)
         for c in spectators:
-            c.send_text(text)
+            c.send_text(text, framed)
         b.events, b.message, b.sent_at = [], None, self.clock.now()
 
     def forget(self, table_id: str) -> None:

@@ -129,7 +129,7 @@ def _links(t: Table) -> dict[str, str]:
 async def again(hub: Hub, t: Table) -> Created:
     """A new table with ``t``'s seats and settings. Every person connected at ``t`` is sent
     a token for the same seat at the new one; the others' seats are invited anew."""
-    connected = {c.seat for c in t.connections if c.seat is not None}
+    connected = {c.seat for c in t.seated if c.seat is not None}
     settings = t.settings
     seats: list[PersonSeat | ComputerSeat] = []
     for n, s in enumerate(t.seats):
@@ -163,7 +163,7 @@ async def again(hub: Hub, t: Table) -> Created:
         hints=settings.hints,
     )
     created = await hub.create_table(body)
-    for c in list(t.connections):
+    for c in list(t.seated):
         if c.seat is not None and c.seat in created.tokens:
             c.send(
                 {

@@ -31,7 +31,7 @@ from domeng.engine import End, IllegalMoveError, Move, move, parse_tile, tile_na
 
 from .chat import Chat
 from .clock import Clock, LoopClock, Timer
-from .connection import encode
+from .connection import encode, frame
 from .documents import Json
 from .fanout import Fanout
 from .hinting import Hinting
@@ -136,10 +136,9 @@ class Hub(Seating, MovingOn, Hinting):
             if seat is None:
                 raise TableError("bad_token", "no seat at this table has that token", 403)
         # what the spectators wait for goes out first: the newcomer's state holds it all
-        self.fanout.flush(t.id, [s for s in t.connections if s.seat is None])
+        self.fanout.flush(t.id, list(t.watching))
         c.hello = True
-        c.seat = seat
-        t.connections.add(c)
+        t.join(c, seat)
         if seat is not None:
             t.seats[seat].connections += 1
         c.send({"type": "welcome", "table_id": t.id, "seat": seat})
@@ -151,9 +150,8 @@ class Hub(Seating, MovingOn, Hinting):
 
     def disconnect(self, t: Table, c: Connection) -> None:
         c.closed = True
-        if c not in t.connections:
+        if not t.leave(c):
             return
-        t.connections.discard(c)
         if c.seat is not None:
             s = t.seats[c.seat]
             s.connections -= 1
@@ -164,7 +162,7 @@ class Hub(Seating, MovingOn, Hinting):
 
     def sync(self, t: Table, c: Connection) -> None:
         """The whole state again, after what the spectators were waiting for."""
-        self.fanout.flush(t.id, [s for s in t.connections if s.seat is None])
+        self.fanout.flush(t.id, list(t.watching))
         c.send(self.state_message(t, c.seat))
 
     def state_message(self, t: Table, seat: int | None) -> Json:
@@ -179,11 +177,11 @@ class Hub(Seating, MovingOn, Hinting):
     def broadcast(self, t: Table, *, events: list[Json], kind: str = "update") -> None:
         """Send every connection its seat's view: one message built and encoded per seat
         (all spectators share one), the same text to every connection of that seat."""
-        if not t.connections:
+        if not (t.seated or t.watching):
             return
         table = t.public_json()
         texts: dict[int | None, str] = {}
-        spectators = [c for c in t.connections if c.seat is None]
+        spectators = list(t.watching)
         if kind == "seats":
             self.fanout.flush(t.id, spectators)
         elif spectators:  # gathered (fanout.py); the seats' connections get every change
@@ -194,10 +192,8 @@ class Hub(Seating, MovingOn, Hinting):
                 "table": table,
                 "view": t.view_json(None, with_events=False),
             }
-            self.fanout.update(t.id, spectators, message, len(t.game.rounds))
-        for c in list(t.connections):
-            if c.seat is None and kind != "seats":
-                continue
+            self.fanout.update(t.id, spectators, message)
+        for c in list(t.seated) + (spectators if kind == "seats" else []):
             text = texts.get(c.seat)
             if text is None:
                 if kind == "seats":
@@ -257,8 +253,9 @@ class Hub(Seating, MovingOn, Hinting):
         heard = chat_json(said)
         t.chat.append(heard)
         text = encode(heard)
+        framed = frame(text)
         for other in list(t.connections):
-            other.send_text(text)
+            other.send_text(text, framed)
 
     async def _back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]

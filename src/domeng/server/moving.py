@@ -120,7 +120,7 @@ class MovingOn(HubBase):
         persons = [s for s in t.seats if s.stored.kind == "person"]
         if persons:
             return not any(s.connections for s in persons)
-        return not any(not c.closed for c in t.connections)
+        return all(c.closed for c in t.watching) and all(c.closed for c in t.seated)
 
     async def _deal(self, t: Table, state: int, *, pause: bool) -> bool:
         """Deal the next round (stored first), after the table's pace when ``pause``.

@@ -139,9 +139,9 @@ class Seating(HubBase):
         person_gone = s.stored.token_hash is not None and new.token_hash != s.stored.token_hash
         s.stored = new
         if person_gone:
-            for c in list(t.connections):
+            for c in list(t.seated):
                 if c.seat == seat:
-                    c.seat = None
+                    t.unseat(c)
                     s.connections -= 1
                     c.send({"type": "left", "seat": seat})
         if t.game.turn == seat:
@@ -177,7 +177,7 @@ class Seating(HubBase):
     def let_go(self, t: Table) -> None:
         """A finished table nobody is connected to leaves memory (it is read from the
         database when asked for)."""
-        if t.finished and not t.connections and t.task is None:
+        if t.finished and not (t.seated or t.watching) and t.task is None:
             self.tables.pop(t.id, None)
             self.fanout.forget(t.id)
 
@@ -206,7 +206,7 @@ class Seating(HubBase):
         after :data:`IDLE_CHECK` seconds."""
         limit = self.clock.wall() - IDLE_DAYS * 86_400
         for t in list(self.tables.values()):
-            if not t.finished and t.last_active < limit and not t.connections:
+            if not t.finished and t.last_active < limit and not (t.seated or t.watching):
                 try:
                     await self.end_table(t, "idle")
                 except Exception:

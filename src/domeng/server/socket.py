@@ -34,6 +34,7 @@ from .messages import (
     read_message,
     reply_id,
 )
+from .protocols import FRAMES
 from .tables import Connection, Table, TableError
 
 log = logging.getLogger("domeng.server")
@@ -76,7 +77,7 @@ async def _serve(ws: WebSocket, hub: Hub) -> None:
             await ws.send_json(err)
             await ws.close(code=4404)
         return
-    c = Connection()
+    c = Connection(ws.scope.get("extensions", {}).get(FRAMES))
     loop = asyncio.get_running_loop()
     writer = loop.create_task(_write(ws, c))
     reader = loop.create_task(_read(ws, hub, t, c))
@@ -129,8 +130,10 @@ async def _write(ws: WebSocket, c: Connection) -> None:
             text = await c.outbox.get()
             if text is None:
                 break
+            c.busy = True  # what comes meanwhile waits behind it (connection.py)
             async with asyncio.timeout(SEND_TIMEOUT):  # in this task (wait_for would start one)
                 await ws.send_text(text)
+            c.busy = False
             c.sent(text)
     except Exception:
         c.closed = True

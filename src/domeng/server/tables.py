@@ -115,7 +115,11 @@ class Table:
         )
         """When the game last moved (Unix time)."""
         self.chat: deque[Json] = deque((chat_json(c) for c in stored.chat), maxlen=CHAT_KEPT)
-        self.connections: set[Connection] = set()
+        self.seated: set[Connection] = set()
+        """The connections of the seats' persons (see :meth:`join`)."""
+        self.watching: set[Connection] = set()
+        """The spectators' connections, kept apart so that an update to the seats does
+        not look through a crowd of them."""
         self.task: asyncio.Task[None] | None = None
         """The table's one piece of moving on by itself (a deal, a computer's move)."""
         self.lock = asyncio.Lock()
@@ -127,6 +131,33 @@ class Table:
         self.cache_round = 0
         self._tally = Tally()
         """The standings' figures of the finished rounds, added as they finish."""
+
+    # -- connections ----------------------------------------------------------
+
+    @property
+    def connections(self) -> set[Connection]:
+        """Every connection at the table (a new set)."""
+        return self.seated | self.watching
+
+    def join(self, c: Connection, seat: int | None) -> None:
+        """``c`` is at the table, in ``seat`` (None: watching)."""
+        c.seat = seat
+        (self.watching if seat is None else self.seated).add(c)
+
+    def leave(self, c: Connection) -> bool:
+        """``c`` is no longer at the table; answers whether it was."""
+        if c in self.seated:
+            self.seated.discard(c)
+        elif c in self.watching:
+            self.watching.discard(c)
+        else:
+            return False
+        return True
+
+    def unseat(self, c: Connection) -> None:
+        """``c``'s seat went to someone else: it watches now."""
+        self.seated.discard(c)
+        self.join(c, None)
 
     # -- reading --------------------------------------------------------------
 
