@@ -273,7 +273,7 @@ def check_invariants(r: Round) -> None:
         assert union & p == 0
         union |= p
     assert union == FULL_SET
-    assert len(r.line()) == len(r.plays) == line.bit_count()
+    assert len(r.line()) == len(r.plays) == r.play_count == line.bit_count()
     # the seat in turn has a move; a finished round has none
     if r.finished:
         assert r.turn is None and r.legal_moves() == ()

@@ -357,6 +357,12 @@ class Round:
         return a[h & 127] + b[h >> 7 & 127] + c[h >> 14 & 127] + d[h >> 21 & 127]
 
     @property
+    def play_count(self) -> int:
+        """How many plays the round has had (the tiles gone from the hands): the same as
+        ``len(self.plays)``, without going through the events."""
+        return sum(h.bit_count() for h in self.dealt) - sum(h.bit_count() for h in self.hands)
+
+    @property
     def plays(self) -> list[tuple[int, Move]]:
         """Every play of the round so far, in order: (seat, move)."""
         return [(e.seat, move(e.tile, e.end)) for e in self.events if type(e) is Played]

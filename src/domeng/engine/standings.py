@@ -16,10 +16,11 @@ the tally of its finished rounds and adds only the round being played).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .events import Finish, RoundEnded, StonesMoved
+from .events import Event, Finish, RoundEnded, StonesMoved
 from .game import Game
 from .moves import SEATS
 from .round import Round
@@ -82,7 +83,13 @@ class Tally:
 
     def add(self, r: Round) -> None:
         """Add a round's figures (a round being played adds what it brought so far)."""
-        for e in r.events:
+        self.add_events(r.events)
+        self.rounds += 1
+
+    def add_events(self, events: Iterable[Event]) -> None:
+        """Add the figures of some of a round's events (the round is not counted: a
+        round being played can be added to as its events come)."""
+        for e in events:
             if isinstance(e, StonesMoved):
                 self.received[e.receiver] += e.amount
             elif isinstance(e, RoundEnded):
@@ -95,7 +102,13 @@ class Tally:
                     self.manguno[e.manguno] += 1
                 for seat in e.mattikkeng:
                     self.mattikkeng[seat] += 1
-        self.rounds += 1
+
+    def figures(self) -> tuple[int, ...]:
+        """Every figure, seat by seat (two tallies with the same rank the same)."""
+        return (
+            *self.received, *self.won, *self.ceki, *self.pollo, *self.manguno,
+            *self.mattikkeng,
+        )  # fmt: skip
 
     def copy(self) -> Tally:
         return Tally(

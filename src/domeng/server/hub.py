@@ -27,7 +27,7 @@ import dataclasses
 import random
 import secrets
 
-from domeng.engine import End, IllegalMoveError, Move, move, parse_tile, tile_name
+from domeng.engine import End, IllegalMoveError, Move, Played, move, parse_tile, tile_name
 
 from .chat import Chat
 from .clock import Clock, LoopClock, Timer
@@ -309,21 +309,23 @@ class Hub(Seating, MovingOn, Hinting):
             after.play(m)
         except IllegalMoveError as e:
             raise TableError("illegal", str(e)) from None
-        played = after.plays[-1][1]
+        before = len(r.events)
+        played = after.events[before]  # a play's own event comes before what follows it
+        assert isinstance(played, Played)
+        index = r.play_count
         now = self.clock.wall()
         try:
             await self.store.add_play(
                 t.id,
                 r.number,
-                len(after.plays) - 1,
+                index,
                 StoredPlay(seat, tile_name(played.tile), played.end.word, stand_in, now),
             )
         except Exception:
             log.exception("could not store a play at table %s", t.id)
             raise TableError("storage", "the move could not be stored; try again", 503) from None
-        before = len(r.events)
         if stand_in:
-            t.stand_ins[-1].add(len(after.plays) - 1)
+            t.stand_ins[-1].add(index)
         t.game.rounds[-1] = after
         t.state += 1
         t.last_active = now

@@ -131,6 +131,11 @@ class Table:
         self.cache_round = 0
         self._tally = Tally()
         """The standings' figures of the finished rounds, added as they finish."""
+        self._live: tuple[int, Tally, int] | None = None
+        """The round in play's number, the finished rounds' tally with its events so far
+        added, and how many of them were (a play adds only its own)."""
+        self._standings: tuple[tuple[int, ...], list[Json]] | None = None
+        """The last standings sent, with the figures they were made from."""
 
     # -- connections ----------------------------------------------------------
 
@@ -314,9 +319,18 @@ class Table:
             self._tally.add(rounds[self._tally.rounds])
         tally = self._tally
         if self.in_round:
-            tally = tally.copy()
-            tally.add(rounds[-1])
-        return [s.json() for s in tally.ranked(self.game.titles, self.game.stones)]
+            events = rounds[-1].events
+            if self._live is None or self._live[0] != len(rounds):
+                self._live = (len(rounds), tally.copy(), 0)
+            _, tally, seen = self._live
+            if seen < len(events):
+                tally.add_events(events[seen:])
+                self._live = (len(rounds), tally, len(events))
+        titles, stones = self.game.titles, self.game.stones
+        key = (*titles, *stones, *tally.figures())
+        if self._standings is None or self._standings[0] != key:  # most plays change none
+            self._standings = (key, [s.json() for s in tally.ranked(titles, stones)])
+        return self._standings[1]
 
     def public_json(self) -> Json:
         """The table as anyone may see it (the list, the lobby, every update)."""
