@@ -68,6 +68,16 @@ def test_no_terminal_key_hides_a_browser_key() -> None:
     for code in LANGUAGES:
         whole = catalog(code)
         assert sorted(set(_group(code)) & set(whole)) == [], code
+        # nor a browser key a group's text, read as "<group>.<key>" (coach.reason.ceki)
+        grouped = {
+            f"{name}.{key}"
+            for name, texts in whole.items()
+            if name not in (GROUP, "terms") and isinstance(texts, dict)
+            for key in texts
+        }
+        assert sorted(grouped & (set(_group(code)) | set(whole))) == [], code
+        w = words(code)
+        assert w("coach.reason.camat") == whole["coach"]["reason.camat"]  # type: ignore[index]
 
 
 def test_every_command_and_option_has_its_help_in_every_language() -> None:
