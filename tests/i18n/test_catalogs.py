@@ -80,6 +80,24 @@ def test_no_terminal_key_hides_a_browser_key() -> None:
         assert w("coach.reason.camat") == whole["coach"]["reason.camat"]  # type: ignore[index]
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_coach_s_reasons_are_written_once(code: str) -> None:
+    # the browser's hint and review and `domeng review` say the same coach.reason.<key>
+    from domeng.bots.reasons import KEYS
+
+    coach = catalog(code)["coach"]
+    english = catalog("en")["coach"]
+    assert isinstance(coach, dict) and isinstance(english, dict)
+    w = words(code)
+    for key in KEYS:
+        text = coach[f"reason.{key}"]
+        assert _holes(text) == _holes(english[f"reason.{key}"]), key
+        assert w.has(f"coach.reason.{key}"), key
+    reasons = {coach[f"reason.{key}"] for key in KEYS}
+    assert sorted(k for k, v in _group(code).items() if isinstance(v, str) and v in reasons) == []
+    assert [k for k in _group(code) if k.startswith("review.reason.")] == []
+
+
 def test_every_command_and_option_has_its_help_in_every_language() -> None:
     keys = help_keys(main)
     assert {"cli.help", "play.help", "play.opt.seed", "serve.opt.db", "cli.opt.lang"} <= set(keys)
