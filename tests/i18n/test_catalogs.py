@@ -68,6 +68,34 @@ def test_no_terminal_key_hides_a_browser_key() -> None:
     for code in LANGUAGES:
         whole = catalog(code)
         assert sorted(set(_group(code)) & set(whole)) == [], code
+        # nor a browser key a group's text, read as "<group>.<key>" (coach.reason.ceki)
+        grouped = {
+            f"{name}.{key}"
+            for name, texts in whole.items()
+            if name not in (GROUP, "terms") and isinstance(texts, dict)
+            for key in texts
+        }
+        assert sorted(grouped & (set(_group(code)) | set(whole))) == [], code
+        w = words(code)
+        assert w("coach.reason.camat") == whole["coach"]["reason.camat"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_coach_s_reasons_are_written_once(code: str) -> None:
+    # the browser's hint and review and `domeng review` say the same coach.reason.<key>
+    from domeng.bots.reasons import KEYS
+
+    coach = catalog(code)["coach"]
+    english = catalog("en")["coach"]
+    assert isinstance(coach, dict) and isinstance(english, dict)
+    w = words(code)
+    for key in KEYS:
+        text = coach[f"reason.{key}"]
+        assert _holes(text) == _holes(english[f"reason.{key}"]), key
+        assert w.has(f"coach.reason.{key}"), key
+    reasons = {coach[f"reason.{key}"] for key in KEYS}
+    assert sorted(k for k, v in _group(code).items() if isinstance(v, str) and v in reasons) == []
+    assert [k for k in _group(code) if k.startswith("review.reason.")] == []
 
 
 def test_every_command_and_option_has_its_help_in_every_language() -> None:

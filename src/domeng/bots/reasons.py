@@ -10,9 +10,10 @@ the position shows (the numbers left in hand, a LEMPA, a seat that showed it
 lacks a number, a seat with one tile left).
 
 A reason is data (:class:`Why`): a key and the seat, number or tile it names.
-Interfaces turn it into a sentence in the reader's language (the browser's
-``coach`` texts, the terminal's ``review.reason.<key>``). The largest
-parts come first; at most two are given.
+Interfaces turn it into a sentence in the reader's language, the browser's hint and
+``domeng review`` from the same catalog texts (the ``coach`` group's ``reason.<key>``,
+which the terminal reads as ``coach.reason.<key>``). The largest parts come first; at
+most two are given.
 """
 
 from __future__ import annotations
@@ -46,28 +47,12 @@ KEYS = (
     "close",
     "better",
 )
-"""Every reason's key. The sentences (English):
-
-- ``cappu``: "{tile} is your last tile: FIRST CAPPU."
-- ``ceki``: "{tile} is your last tile and makes a CEKI: the CUCUQ receives 3."
-- ``pollo``: "{tile} is your last tile and makes a POLLO: the CUCUQ receives 5."
-- ``keeps_number``: "Keeps a {number} for later: fewer PASSes."
-- ``makes_pass``: "{seat} lacks {number}: the {number} end makes them PASS."
-- ``likely_pass``: "{seat} probably holds no {number}: a PASS is likely."
-- ``one_tile``: "{seat} has one tile left: leaving the ends at {number} and {other}
-  risks a {finish}, and you would be the CUCUQ."
-- ``one_tile_both``: "{seat} has one tile left: leaving both ends at {number} risks
-  a {finish}, and you would be the CUCUQ."
-
-``{finish}`` is the game's word for the finish that weighs most (FIRST CAPPU, CEKI,
-POLLO), the same in every language.
-- ``cucuq``: "Less risk of being the CUCUQ of someone's FIRST CAPPU."
-- ``lempa``: "Plays the LEMPA {tile} while it still fits."
-- ``pips``: "Sheds the heavy {tile}: fewer pips if the line blocks (MANGUNO,
-  MATTIKKENG)."
-- ``camat``: "Keeps the CAMAT election within reach."
-- ``close``: "The moves are close: {stones} stones apart, within the coach's margin."
-- ``better``: "{tile} {end} is worth {stones} stones more on average."
+"""Every reason's key. Its sentence, in each language, is the catalogs' ``coach`` text
+``reason.<key>`` (``web/i18n/en.json`` has the English; docs/bots.md, "The coach", says
+when each is given), with the placeholders ``{seat}`` (a name), ``{number}``,
+``{other}``, ``{tile}``, ``{end}`` ("on the left"), ``{stones}`` and ``{finish}``: the
+game's word for the finish that weighs most (FIRST CAPPU, CEKI, POLLO), the same in
+every language.
 """
 
 _FINISH_WORD = {"plain": "FIRST CAPPU", "ceki": "CEKI", "pollo": "POLLO"}

@@ -11,8 +11,9 @@ as ``domeng replay`` does: one line on standard error, exit status 2.
 The text numbers plays from 1 in each round, as record errors do; ``--json`` gives
 ``index``, the play's position in the round's ``plays``, from 0.
 
-Every text this command prints is a catalog key ``review.*`` of the terminal's group, a
-reason's sentence ``review.reason.<key>`` (:data:`domeng.bots.reasons.KEYS`).
+Every text this command prints is a catalog key ``review.*`` of the terminal's group; a
+reason's sentence is the browser's own, ``coach.reason.<key>``
+(:data:`domeng.bots.reasons.KEYS`), its ``{end}`` the browser's ``coach.end_<end>``.
 """
 
 from __future__ import annotations
@@ -44,17 +45,18 @@ def _end(end: str | None, w: Words) -> str:
 
 
 def reason_text(why: Why, names: Sequence[str], w: Words | None = None) -> str:
-    """One reason as a sentence, seats by name."""
+    """One reason as a sentence, seats by name: the sentence the browser's hint says
+    (``web/js/coach.js``), from the same catalog key."""
     w = w or current()
     seat = names[why.seat] if why.seat is not None else ""
     stones = f"{why.stones:.2f}" if why.stones is not None else ""
     return w(
-        f"review.reason.{why.key}",
+        f"coach.reason.{why.key}",
         seat=seat,
         number=why.number,
         other=why.other,
         tile=why.tile,
-        end=_end(why.end, w),
+        end=w(f"coach.end_{why.end}") if why.end in ("left", "right") else why.end or "",
         finish=why.finish,
         stones=stones,
     )

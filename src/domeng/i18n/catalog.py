@@ -7,7 +7,8 @@ account of a round, and :mod:`domeng.account` tells it with the same keys, so
 each sentence is written once. What only the terminal says (``domeng play``,
 ``replay``, ``sim``, ``serve``, every ``--help``, click's own words) is in
 the one top-level group ``"terminal"`` of the same files; the browser never
-asks for it.
+asks for it. A text of another group (``"coach": {"reason.ceki": ...}``) is asked
+for as the browser asks for it, ``coach.reason.ceki``.
 
 A text is a string with ``{name}`` placeholders, filled in as the browser
 fills them (a placeholder without a value stays as it is); a count is an
@@ -20,6 +21,8 @@ in the browser (a terminal text may add an explicit ``"zero"`` form).
 'Besse cannot play — PASS: 2 STONES'
 >>> words("id").count("n_stones", 1)
 '1 STONES'
+>>> en("coach.reason.camat")
+'It keeps the CAMAT election within reach.'
 """
 
 from __future__ import annotations
@@ -71,8 +74,10 @@ def _fill(text: str, values: dict[str, object]) -> str:
 
 
 class Words:
-    """The texts of one language: the terminal's group first, then the browser's keys;
-    a key this language lacks falls back to English (a test keeps none missing)."""
+    """The texts of one language: the terminal's group first, then the browser's keys,
+    then the texts of the browser's groups as ``<group>.<key>`` (as ``web/js/i18n.js``
+    asks for them); a key this language lacks falls back to English (a test keeps none
+    missing)."""
 
     def __init__(self, code: str) -> None:
         self.code = code
@@ -81,6 +86,12 @@ class Words:
         group = whole.get(GROUP, {})
         assert isinstance(group, dict)
         self._own: dict[str, object] = {**whole, **group}
+        for name, texts in whole.items():
+            if name in (GROUP, "terms") or not isinstance(texts, dict):
+                continue
+            for key, text in texts.items():
+                if isinstance(text, str):
+                    self._own.setdefault(f"{name}.{key}", text)
 
     def __repr__(self) -> str:
         return f"words({self.code!r})"
