@@ -14,6 +14,7 @@ from domeng.engine import (
     SeatView,
     Variants,
     determinize,
+    own,
     view,
 )
 from domeng.engine.tiles import FULL_SET, NUMBER_MASK
@@ -134,6 +135,18 @@ def test_no_seat_outside_0_to_4() -> None:
     for bad in (-1, 5):
         with pytest.raises(ValueError):
             view(r, bad)
+
+
+def test_what_only_a_seat_sees_is_its_views_hand_and_legal_moves() -> None:
+    r = return_round()
+    for m in [None, *RETURN_MOVES]:
+        if m is not None:
+            play(r, [m])
+        for seat in range(5):
+            v = view(r, seat)
+            assert own(r, seat) == (v.hand, v.legal_moves)
+    with pytest.raises(ValueError):
+        own(r, 5)
 
 
 def test_a_view_does_not_depend_on_what_the_seat_cannot_see() -> None:

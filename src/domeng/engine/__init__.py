@@ -28,7 +28,7 @@ from .moves import (
 )
 from .round import Round, check_deal
 from .tiles import Tile, TileSet, parse_tile, tile, tile_name
-from .view import SeatView, determinize, view
+from .view import SeatView, determinize, own, view
 
 __all__ = [
     "FIRST_ROUND_LEMPA",
@@ -61,6 +61,7 @@ __all__ = [
     "ending_award",
     "first_starter",
     "move",
+    "own",
     "parse_tile",
     "tile",
     "tile_name",

@@ -106,6 +106,15 @@ def view(r: Round, seat: int) -> SeatView:
     )
 
 
+def own(r: Round, seat: int) -> tuple[TileSet, tuple[Move, ...]]:
+    """What only ``seat`` sees in its :func:`view` of round ``r``: its hand, and its legal
+    moves when it is in turn. The rest of a view is the same from every seat (the
+    service builds that part once for all of them)."""
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"no seat {seat}")
+    return r.hands[seat], tuple(r.legal_moves()) if r.turn == seat else ()
+
+
 def determinize(v: SeatView, hands: list[TileSet], unused: TileSet) -> Round:
     """A round in the position ``v`` shows, with the unseen tiles placed as given.
 

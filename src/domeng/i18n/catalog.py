@@ -67,10 +67,23 @@ def catalog(code: str) -> dict[str, object]:
     return loaded
 
 
+@cache
+def _parts(text: str) -> tuple[str, ...]:
+    """A text cut at its placeholders: text, name, text, name, ..., text (each text's
+    cut made once: the service words every event of every table)."""
+    return tuple(_PLACEHOLDER.split(text))
+
+
 def _fill(text: str, values: dict[str, object]) -> str:
-    return _PLACEHOLDER.sub(
-        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), text
-    )
+    """``text`` with its placeholders filled in from ``values`` (those not given stay)."""
+    parts = _parts(text)
+    if len(parts) == 1:
+        return text
+    out = list(parts)
+    for i in range(1, len(out), 2):
+        name = out[i]
+        out[i] = str(values[name]) if name in values else "{" + name + "}"
+    return "".join(out)
 
 
 class Words:
@@ -82,6 +95,8 @@ class Words:
     def __init__(self, code: str) -> None:
         self.code = code
         self.locale = Locale.parse(code)
+        self._forms: dict[int, str] = {}
+        """Each number's plural category, as it was first asked for."""
         whole = catalog(code)
         group = whole.get(GROUP, {})
         assert isinstance(group, dict)
@@ -122,7 +137,11 @@ class Words:
 
     def plural_form(self, n: int) -> str:
         """The CLDR plural category of ``n`` in this language (``"one"``, ``"other"``)."""
-        form: str = self.locale.plural_form(n)
+        form = self._forms.get(n)
+        if form is None:
+            form = str(self.locale.plural_form(n))
+            if 0 <= n < 1000:  # the game's own counts: stones, tiles, rounds
+                self._forms[n] = form
         return form
 
     def count(self, key: str, n: int, **values: object) -> str:

@@ -134,6 +134,8 @@ class Table:
         self._live: tuple[int, Tally, int] | None = None
         """The round in play's number, the finished rounds' tally with its events so far
         added, and how many of them were (a play adds only its own)."""
+        self._shared_view: tuple[tuple[int, int], Json] | None = None
+        """What every seat's view shows alike, with the round and state it was made in."""
         self._standings: tuple[tuple[int, ...], list[Json]] | None = None
         """The last standings sent, with the figures they were made from."""
 
@@ -394,7 +396,11 @@ class Table:
     def view_json(self, seat: int | None, *, with_events: bool) -> Json | None:
         if not self.game.rounds:
             return None
-        v = wire.view_json(self.game.round, self.view_seat(seat), self.names, events=None)
+        r = self.game.round
+        key = (len(self.game.rounds), self.state)
+        if self._shared_view is None or self._shared_view[0] != key:  # once a change
+            self._shared_view = (key, wire.shared_view_json(r))
+        v = wire.view_json(r, self.view_seat(seat), shared=self._shared_view[1])
         if with_events:
             v["events"] = self.events_json()
         return v

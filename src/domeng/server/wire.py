@@ -22,6 +22,7 @@ from domeng.engine import (
     StonesMoved,
     Variants,
     ending_award,
+    own,
     tile_name,
     view,
 )
@@ -166,23 +167,18 @@ def summary_json(r: Round) -> Json | None:
     }
 
 
-def view_json(
-    r: Round, seat: int | None, names: Sequence[str], *, events: list[Json] | None = None
-) -> Json:
-    """What ``seat`` may see of round ``r`` (``None``: a spectator, who sees no hand).
+def shared_view_json(r: Round) -> Json:
+    """What every seat's view of round ``r`` shows alike: a spectator's whole view, and
+    every other seat's but for its hand and legal moves (:func:`view_json`).
 
-    Built from :func:`domeng.engine.view`, so nothing beyond the seat's view can
-    leak; a spectator's document is the public part of any seat's view. ``events``
-    (the round's events as JSON) is put in as given; when None, they are left out.
-    """
-    v: SeatView = view(r, 0 if seat is None else seat)
-    d: Json = {
-        "seat": seat,
+    Built from :func:`domeng.engine.view` (of seat 0, its hand left out), so nothing
+    beyond what anyone may see can leak."""
+    v: SeatView = view(r, 0)
+    return {
         "round": v.number,
         "starter": v.starter,
         "opening_tile": tile_name(v.opening_tile) if v.opening_tile is not None else None,
         "turn": v.turn,
-        "hand": tile_names(v.hand) if seat is not None else None,
         "hand_counts": list(v.hand_counts),
         "ends": list(v.ends) if v.ends is not None else None,
         "line": [list(p) for p in v.line],
@@ -194,9 +190,30 @@ def view_json(
         "table": v.table,
         "camat": v.camat,
         "titles": list(v.titles),
-        "legal_moves": [move_json(None, m) for m in v.legal_moves] if seat is not None else [],
         "summary": summary_json(r),
     }
+
+
+def view_json(
+    r: Round,
+    seat: int | None,
+    *,
+    events: list[Json] | None = None,
+    shared: Json | None = None,
+) -> Json:
+    """What ``seat`` may see of round ``r`` (``None``: a spectator, who sees no hand).
+
+    The part every seat sees alike is ``shared`` (:func:`shared_view_json`, made once
+    for every connection of a table), the seat's own part its hand and legal moves
+    (:func:`domeng.engine.own`): nothing beyond the seat's view can leak. ``events``
+    (the round's events as JSON) is put in as given; when None, they are left out.
+    """
+    d: Json = {"seat": seat, **(shared_view_json(r) if shared is None else shared)}
+    if seat is None:
+        d["hand"], d["legal_moves"] = None, []
+    else:
+        hand, legal = own(r, seat)
+        d["hand"], d["legal_moves"] = tile_names(hand), [move_json(None, m) for m in legal]
     if events is not None:
         d["events"] = events
     return d
