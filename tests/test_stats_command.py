@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from jsonschema import Draft202012Validator
 
 from domeng.cli import main
 from domeng.engine.record import load_recorded_game
 from domeng.history.figures import round_figures
+from domeng.server.schema import protocol_schema
 from domeng.server.storage import SQLiteStorage
 
 CYCLE = "1\n2\n3\n4\n5\nl\n"
@@ -26,6 +28,12 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def run(*args: str, input: str = "") -> Result:
     return CliRunner().invoke(main, list(args), input=input)
+
+
+def fits(doc: object, kind: str) -> bool:
+    """``doc`` is a document of the service's kind (its protocol's JSON Schema)."""
+    schema = {**protocol_schema(), "anyOf": [{"$ref": f"#/$defs/{kind}"}]}
+    return Draft202012Validator(schema).is_valid(doc)
 
 
 def test_a_terminal_game_counts_for_the_player_and_stats_shows_it(data_dir: Path) -> None:
@@ -44,6 +52,8 @@ def test_a_terminal_game_counts_for_the_player_and_stats_shows_it(data_dir: Path
     assert doc["recent"][0]["source"] == "terminal"
     assert doc["recent"][0]["record"] == f"/api/games/terminal-{record.stem}/record"
     assert [h["opponent"]["id"] for h in doc["head_to_head"]] == ["basic"]
+    assert fits(doc, "player_page")
+    assert fits(json.loads(run("stats", "--json").output), "leaderboard")
     text = run("stats", "Andi")
     assert text.exit_code == 0 and "Head to head" in text.output and "MATTIKKENG" in text.output
     board = run("stats")

@@ -188,9 +188,8 @@ def test_domeng_alone_starts_the_game_in_the_browser(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(serve, "callback", lambda **kw: called.append(kw))
     result = _invoke([])
     assert result.exit_code == 0, result.output
-    assert called == [
-        {"host": "127.0.0.1", "port": 8080, "db": None, "no_browser": False, "allow_hosts": ()}
-    ]
+    defaults = {"host": "127.0.0.1", "port": 8080, "db": None, "no_browser": False}
+    assert called == [{**defaults, "allow_hosts": (), "calibration_file": None}]
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """The protocol's JSON Schema (``GET /api/protocol.schema.json``) is the truth of
-docs/protocol.md: every example there, and every message a played game sends, fits it."""
+docs/protocol.md: every example there, every message a played game sends, and every
+answer about its players, fits it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from domeng.server.schema import KINDS, protocol_schema
+
+from .test_server_players import new_profile, play_game
 
 Json = dict[str, Any]
 PROTOCOL = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -72,6 +75,8 @@ def kind_of(doc: Json) -> str | None:
         return "new_table_answer"
     if {"table_id", "token"} <= keys:
         return "taken_seat"
+    if {"kind", "rating", "uncertainty"} <= keys:
+        return "picked_profile" if "token" in keys else "profile"
     if "links" in keys or ("id" in keys and "status" in keys):
         return "table"
     if {"players", "rounds"} <= keys:
@@ -80,6 +85,8 @@ def kind_of(doc: Json) -> str | None:
         return "review"
     if keys == {"error"}:
         return "http_error"
+    if "name" in keys and keys <= {"name", "language", "mark"} and keys & {"language", "mark"}:
+        return "new_profile"
     if "name" in keys and keys <= {"name", "invite"}:
         return "take_seat"
     if keys == {"token"}:
@@ -101,11 +108,6 @@ NOT_MODELLED = {
     frozenset({"titles"}),
     frozenset({"table"}),
     frozenset({"2"}),  # the invitation links of a table, shown alone
-    # the players' documents (a profile, a new profile's body): HTTP only, described in
-    # protocol.md's section on players, not in the schema of the tables' documents
-    frozenset({"id", "name", "kind", "language", "mark", "rating", "uncertainty", "games"})
-    | {"rounds"},
-    frozenset({"name", "language", "mark"}),
 }
 
 
@@ -151,6 +153,8 @@ def test_every_example_of_the_protocol_fits_the_schema() -> None:
     assert checked.get("client_message", 0) >= 5
     assert checked.get("service_message", 0) >= 6
     for kind in ("new_table", "table", "new_table_answer", "taken_seat", "replay"):
+        assert checked.get(kind), kind
+    for kind in ("new_profile", "profile"):
         assert checked.get(kind), kind
 
 
@@ -212,3 +216,36 @@ def test_every_message_of_a_played_game_fits_the_schema(service: Any) -> None:
         assert not errors, (m["type"], errors[:3])
     sock.close()
     watcher.close()
+
+
+def test_every_answer_about_players_fits_the_schema(service: Any) -> None:
+    made = new_profile(service, "Daeng Schema", language="hi", mark="teal")
+    answers: list[tuple[str, object]] = [("picked_profile", made)]
+    seats = [{"kind": "person", "name": "Daeng", "profile": made["token"]}]
+    seats += [{"kind": "computer", "level": "random"}] * 4
+    tables = []
+    for _ in range(5):  # the games a player needs to be on the leaderboard
+        t = service.new_table(seats, pace_ms=0, stand_in=None, end={"rounds": 1})
+        play_game(service, t, t["tokens"]["0"])
+        tables.append(t["id"])
+    page = service.http.get(f"/api/profiles/{made['id']}").json()
+    assert page["recent"] and page["head_to_head"] and page["series"]["rating"]
+    board = service.http.get("/api/leaderboard").json()
+    assert made["id"] in {p["id"] for p in board["players"]}
+    answers += [
+        ("picked_profile", service.http.post(f"/api/profiles/{made['id']}/pick").json()),
+        ("profiles", service.http.get("/api/profiles").json()),
+        ("player_page", page),
+        ("player_page", service.http.get("/api/profiles/random").json()),
+        ("leaderboard", board),
+        ("table_stones", service.http.get(f"/api/tables/{tables[0]}/stones").json()),
+        ("http_error", service.http.get("/api/profiles/p-nobody").json()),
+        ("http_error", service.http.post("/api/profiles", json={"name": "Daeng Schema"}).json()),
+    ]
+    for kind, doc in answers:
+        errors = [e.message for e in validator(kind).iter_errors(doc)]
+        assert not errors, (kind, errors[:3])
+    # the schema tells them apart: a profile is not a page, a page's charts are pairs
+    assert list(validator("profile").iter_errors(page))
+    broken = {**page, "series": {**page["series"], "stones": [[1.0]]}}
+    assert list(validator("player_page").iter_errors(broken))

@@ -72,15 +72,37 @@ def qr_text(data: str) -> str:
     metavar="NAME",
     help="Another name the service answers for (it answers only for its own names).",
 )
+@click.option(
+    "--calibration",
+    "calibration_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="The computer players' first ratings, as domeng sim --calibrate FILE wrote them "
+    "(default: the ones shipped with Domeng); for the levels the database has no profile "
+    "of yet, such as a new database's.",
+)
 def command(
-    host: str, port: int, db: Path | None, no_browser: bool, allow_hosts: tuple[str, ...]
+    host: str,
+    port: int,
+    db: Path | None,
+    no_browser: bool,
+    allow_hosts: tuple[str, ...],
+    calibration_file: Path | None,
 ) -> None:
     """Run the table service: play Domeng over the network, tables stored and resumable."""
     import uvicorn
 
+    from domeng.history import calibration
     from domeng.paths import database, pending_dir
     from domeng.server import SQLiteStorage, create_app, protocols
 
+    calibrated = None
+    if calibration_file is not None:
+        try:
+            calibrated = calibration.load(calibration_file)
+        except (OSError, ValueError) as e:  # json's errors are ValueErrors
+            said = current()("serve.bad_calibration", path=calibration_file, why=e)
+            raise click.ClickException(said) from None
     path = db if db is not None else database()
     raise_open_files()
     listeners = listen(host, port)
@@ -103,7 +125,9 @@ def command(
         names |= {machine, f"{machine}.local"}
     # the terminal's games played while this service holds the shared database
     pending = pending_dir() if db is None else None
-    app = create_app(storage, addresses=addresses, allowed_hosts=names, pending=pending)
+    app = create_app(
+        storage, addresses=addresses, allowed_hosts=names, pending=pending, calibrated=calibrated
+    )
     config = protocols.config(
         app,
         host=host,

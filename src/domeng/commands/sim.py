@@ -106,7 +106,8 @@ def _parse_players(value: str) -> tuple[str, ...]:
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     default=None,
     help="Rate every round of the games played (OpenSkill Plackett-Luce) and write the "
-    "levels' ratings to this file: the computer players' first ratings (docs/players.md).",
+    "levels' ratings to this file: the computer players' first ratings (domeng serve "
+    "--calibration FILE; docs/players.md).",
 )
 @variant_options
 def command(

@@ -5,7 +5,8 @@ each other, so that a new person is placed between them after a few games.
 plays the tournament, then rates every round of its records (in the order played) with
 the model of :mod:`.ratings`, and writes ``FILE`` (each level's mean rating over the
 second half of the rounds: see :func:`calibrate`). The one shipped with Domeng is
-``calibration.json`` beside this module (docs/players.md says how it was made). A level
+``calibration.json`` beside this module (docs/players.md says how it was made);
+``domeng serve --calibration FILE`` seats a new database's levels from another. A level
 that sits in two seats of a round is one player: each seat is rated from the level's
 rating, and the level takes the mean of what its seats came to.
 """

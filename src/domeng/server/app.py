@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket
 from domeng import __version__
 from domeng.engine import BlockPasses, Opening
 from domeng.history import calibration
+from domeng.history.ratings import Rating
 
 from . import history, profiles
 from .bodies import (
@@ -431,12 +432,15 @@ def create_app(
     shares: tuple[dict[str, Share], dict[str, Share]] | None = None,
     trust_loopback: bool = True,
     pending: Path | None = None,
+    calibrated: dict[str, Rating] | None = None,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup. It
     answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
     (:mod:`.guard`). ``pending``: the folder where the terminal leaves the games it played
     while this service held the database (domeng.history.pending), recorded at the start
-    and whenever a player's page or the leaderboard is asked for."""
+    and whenever a player's page or the leaderboard is asked for. ``calibrated``: the
+    computer levels' first ratings (default: the shipped calibration), given to the levels
+    the database has no profile of yet."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -445,7 +449,8 @@ def create_app(
         hub = Hub(storage, runner, clock, limits=limits)
         app.state.hub = hub
         await hub.load()
-        await make_computer_profiles(hub.store, levels(), calibration.load(), hub.clock.wall())
+        first = calibrated if calibrated is not None else calibration.load()
+        await make_computer_profiles(hub.store, levels(), first, hub.clock.wall())
         await history.record_notes(hub.store, pending)
         try:
             yield

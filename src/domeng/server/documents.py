@@ -1,7 +1,9 @@
 """What the service sends, as typed dicts: the table, a seat's view, the events, the
-round's summary, the replay, and every WebSocket message to a client.
+round's summary, the replay, every WebSocket message to a client, and the players'
+answers (profiles, a player's page, the leaderboard).
 
-They are plain dicts at run time (built by :mod:`.wire` and :mod:`.tables`), so
+They are plain dicts at run time (built by :mod:`.wire`, :mod:`.tables`,
+:mod:`.profiles` and :mod:`.history`), so
 nothing is converted on the way out. Their shapes are the protocol's
 (docs/protocol.md): :mod:`.schema` publishes them as JSON Schema, and the tests
 check every message a played game sends against them.
@@ -465,3 +467,137 @@ class HttpError(TypedDict):
     """Every HTTP refusal: a 4xx or 5xx status with this body."""
 
     error: ErrorBody
+
+
+# -- the players' answers (docs/protocol.md, "Players"; built by .profiles and .history)
+
+ProfileKind = Literal["person", "computer"]
+
+
+class ProfileDoc(TypedDict):
+    """A profile as anyone may see it (never its token)."""
+
+    id: str
+    """A person's: ``p-`` and hex digits; a computer level's: its name."""
+    name: str
+    kind: ProfileKind
+    language: str
+    mark: str
+    """A person's colour (``red`` … ``pink``); ``computer`` for a level."""
+    rating: float
+    """The rating's mean."""
+    uncertainty: float
+    """Twice the rating's standard deviation."""
+    games: int
+    rounds: int
+
+
+class PickedProfileDoc(ProfileDoc):
+    """``POST /api/profiles``'s answer (201) and ``POST /api/profiles/{id}/pick``'s: the
+    profile with the token a seat is taken with."""
+
+    token: str
+
+
+class ProfilesDoc(TypedDict):
+    """``GET /api/profiles``: people first, then the computer levels."""
+
+    profiles: list[ProfileDoc]
+
+
+class FiguresDoc(TypedDict):
+    """A player's figures over every recorded round, with the rates a page shows."""
+
+    games: int
+    rounds: int
+    received: int
+    stones_per_round: float
+    camat: int
+    camat_per_100_rounds: float
+    rounds_won: int
+    ceki: int
+    pollo: int
+    manguno: int
+    mattikkeng: int
+    passebunge: int
+    passebunge_per_round: float
+
+
+class PlayedGameDoc(TypedDict):
+    """What one game gave the player (a player's page's recent games)."""
+
+    game: str
+    source: Literal["table", "terminal"]
+    seat: int
+    rounds: int
+    received: int
+    stones_per_round: float
+    camat: int
+    rounds_won: int
+    first: float
+    last: float
+    """When its first and its last recorded round ended (Unix times)."""
+    rating: float
+    uncertainty: float
+    """The rating after it."""
+    replay: str | None
+    """A table's game: ``#/replay/ID`` (the browser's address); else null."""
+    record: str | None
+    """A terminal game: the address of its record; else null."""
+
+
+class OpponentDoc(TypedDict):
+    id: str
+    name: str
+    kind: ProfileKind
+    mark: str
+
+
+class HeadToHeadDoc(TypedDict):
+    opponent: OpponentDoc
+    rounds: int
+    """Rounds played together."""
+    stones_per_round: float
+    opponent_stones_per_round: float
+
+
+class SeriesDoc(TypedDict):
+    """A player's charts, oldest first."""
+
+    rating: list[tuple[float, float, float]]
+    """``[time, rating, uncertainty]`` after a game."""
+    stones: list[tuple[float, float]]
+    """``[time, STONES per round]`` over a game and the ``moving_games`` - 1 before it."""
+    games: list[int]
+    """The number of each point's game among the player's, from 1."""
+    moving_games: int
+
+
+class PlayerPageDoc(TypedDict):
+    """``GET /api/profiles/{id}`` (and ``domeng stats NAME --json``): a player's page."""
+
+    profile: ProfileDoc
+    figures: FiguresDoc
+    recent: list[PlayedGameDoc]
+    head_to_head: list[HeadToHeadDoc]
+    series: SeriesDoc
+
+
+class LeaderboardRowDoc(ProfileDoc):
+    place: int
+    figures: FiguresDoc
+
+
+class LeaderboardDoc(TypedDict):
+    """``GET /api/leaderboard`` (and ``domeng stats --json``): the players with at least
+    ``min_games`` games, the highest rating first."""
+
+    min_games: int
+    players: list[LeaderboardRowDoc]
+
+
+class TableStonesDoc(TypedDict):
+    """``GET /api/tables/{id}/stones``: each seat's STONES after each finished round."""
+
+    table_id: str
+    stones: list[list[int]]

@@ -17,9 +17,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from .documents import Json
+from .documents import (
+    FiguresDoc,
+    HeadToHeadDoc,
+    LeaderboardDoc,
+    LeaderboardRowDoc,
+    PlayedGameDoc,
+    PlayerPageDoc,
+    SeriesDoc,
+    TableStonesDoc,
+)
 from .hubbase import log
-from .profiles import Guard, profile_json
+from .profiles import Guard, profile_json, profile_kind
 from .storage import PlayedGame, SeriesPoint, Storage, StoredProfile
 from .storage.writer import StorageWriter
 from .tables import TableError
@@ -38,7 +47,7 @@ def _per(n: int, d: int, scale: int = 1) -> float:
     return round(scale * n / d, 3) if d else 0.0
 
 
-def figures_json(p: StoredProfile) -> Json:
+def figures_json(p: StoredProfile) -> FiguresDoc:
     """A profile's figures, with the rates a page shows."""
     f = p.figures
     return {
@@ -58,11 +67,11 @@ def figures_json(p: StoredProfile) -> Json:
     }
 
 
-def game_json(g: PlayedGame) -> Json:
+def game_json(g: PlayedGame) -> PlayedGameDoc:
     replay = f"#/replay/{g.game}" if g.source == "table" else None
     return {
         "game": g.game,
-        "source": g.source,
+        "source": "table" if g.source == "table" else "terminal",
         "seat": g.seat,
         "rounds": g.rounds,
         "received": g.received,
@@ -78,33 +87,38 @@ def game_json(g: PlayedGame) -> Json:
     }
 
 
-def series_json(points: list[SeriesPoint]) -> Json:
+def series_json(points: list[SeriesPoint]) -> SeriesDoc:
     """The charts' points, oldest first: the rating after a game, and the stones per round
     over it and the :data:`MOVING` - 1 before it (a moving average), at most
     :data:`SERIES_POINTS` of each (the storage picks them)."""
     return {
-        "rating": [[p.last, round(p.mu, 2), round(2 * p.sigma, 2)] for p in points],
-        "stones": [[p.last, _per(p.received, p.rounds)] for p in points],
+        "rating": [(p.last, round(p.mu, 2), round(2 * p.sigma, 2)) for p in points],
+        "stones": [(p.last, _per(p.received, p.rounds)) for p in points],
         "games": [p.game for p in points],
         "moving_games": MOVING,
     }
 
 
-def player_page(s: Storage, pid: str) -> Json | None:
+def player_page(s: Storage, pid: str) -> PlayerPageDoc | None:
     """A player's page (in the storage's thread); None when there is no such profile."""
     p = s.profile(id=pid)
     if p is None:
         return None
     games = s.played_games(pid, RECENT)
     names = {o.id: o for o in s.profiles()}
-    heads = []
+    heads: list[HeadToHeadDoc] = []
     for h in s.head_to_head(pid):
         o = names.get(h.opponent)
         if o is None:
             continue
         heads.append(
             {
-                "opponent": {"id": o.id, "name": o.name, "kind": o.kind, "mark": o.mark},
+                "opponent": {
+                    "id": o.id,
+                    "name": o.name,
+                    "kind": profile_kind(o.kind),
+                    "mark": o.mark,
+                },
                 "rounds": h.rounds,
                 "stones_per_round": _per(h.received, h.seats),
                 "opponent_stones_per_round": _per(h.opponent_received, h.opponent_seats),
@@ -119,9 +133,9 @@ def player_page(s: Storage, pid: str) -> Json | None:
     }
 
 
-def leaderboard(s: Storage) -> list[Json]:
+def leaderboard(s: Storage) -> list[LeaderboardRowDoc]:
     """The players with at least :data:`LEADERBOARD_GAMES` games, highest rating first."""
-    out = []
+    out: list[LeaderboardRowDoc] = []
     for place, p in enumerate(s.leaderboard(LEADERBOARD_GAMES), 1):
         out.append({"place": place, **profile_json(p), "figures": figures_json(p)})
     return out
@@ -134,7 +148,7 @@ CSV_COLUMNS = (
 )  # fmt: skip
 
 
-def leaderboard_csv(rows: list[Json]) -> str:
+def leaderboard_csv(rows: list[LeaderboardRowDoc]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     w.writerow(CSV_COLUMNS)
@@ -180,7 +194,8 @@ def routes(guarded: Guard) -> list[BaseRoute]:
                 media_type="text/csv; charset=utf-8",
                 headers={"Content-Disposition": 'attachment; filename="domeng-leaderboard.csv"'},
             )
-        return JSONResponse({"min_games": LEADERBOARD_GAMES, "players": rows})
+        doc: LeaderboardDoc = {"min_games": LEADERBOARD_GAMES, "players": rows}
+        return JSONResponse(doc)
 
     async def record(request: Request) -> Response:
         gid = request.path_params["id"]
@@ -193,7 +208,8 @@ def routes(guarded: Guard) -> list[BaseRoute]:
         """Each seat's STONES after each finished round (the chart of the standings)."""
         t = await request.app.state.hub.find(request.path_params["id"])
         rounds = [list(r.stones) for r in t.game.rounds if r.finished]
-        return JSONResponse({"table_id": t.id, "stones": rounds})
+        doc: TableStonesDoc = {"table_id": t.id, "stones": rounds}
+        return JSONResponse(doc)
 
     return [
         Route("/api/tables/{id}/stones", guarded(stones)),

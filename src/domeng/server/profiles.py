@@ -24,7 +24,7 @@ from starlette.routing import BaseRoute, Route
 from domeng.history.ratings import Rating
 
 from .bodies import Name, read_body
-from .documents import Json
+from .documents import PickedProfileDoc, ProfileDoc, ProfileKind, ProfilesDoc
 from .refusals import Rule, Wording
 from .storage import COMPUTER, PERSON, Figures, Storage, StorageError, StoredProfile
 from .storage.writer import StorageWriter
@@ -63,13 +63,18 @@ PROFILE_WORDS = Wording(
 )
 
 
-def profile_json(p: StoredProfile) -> Json:
+def profile_kind(kind: str) -> ProfileKind:
+    """A stored profile's kind (:data:`PERSON` or :data:`COMPUTER`) as the answers name it."""
+    return "computer" if kind == COMPUTER else "person"
+
+
+def profile_json(p: StoredProfile) -> ProfileDoc:
     """A profile as anyone may see it (never its token)."""
     f = p.figures
     return {
         "id": p.id,
         "name": p.name,
-        "kind": p.kind,
+        "kind": profile_kind(p.kind),
         "language": p.language,
         "mark": p.mark,
         "rating": round(f.mu, 2),
@@ -77,6 +82,11 @@ def profile_json(p: StoredProfile) -> Json:
         "games": f.games,
         "rounds": f.rounds,
     }
+
+
+def with_token(p: StoredProfile, token: str) -> PickedProfileDoc:
+    """A person's profile with its token, for the browser that made or picked it."""
+    return {**profile_json(p), "token": token}
 
 
 async def make_computer_profiles(
@@ -142,9 +152,10 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
             new = read_body(await body(request), NewProfile, PROFILE_WORDS)
             at = request.app.state.hub.clock.wall()
             made, token = await store(request).call(_new, new, at)
-            return JSONResponse({**profile_json(made), "token": token}, status_code=201)
+            return JSONResponse(with_token(made, token), status_code=201)
         kept = await store(request).call(lambda s: s.profiles())
-        return JSONResponse({"profiles": [profile_json(p) for p in kept]})
+        listed: ProfilesDoc = {"profiles": [profile_json(p) for p in kept]}
+        return JSONResponse(listed)
 
     async def pick(request: Request) -> Response:
         pid = request.path_params["id"]
@@ -153,7 +164,7 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
             raise TableError("unknown_profile", f"there is no profile {pid!r}", 404)
         if found.kind == COMPUTER or found.token is None:
             raise TableError("computer_profile", f"{found.name} is a computer player's", 409)
-        return JSONResponse({**profile_json(found), "token": found.token})
+        return JSONResponse(with_token(found, found.token))
 
     return [
         Route("/api/profiles", guarded(list_or_make), methods=["GET", "POST"]),

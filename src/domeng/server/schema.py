@@ -3,9 +3,12 @@
 
 One document, whose ``$defs`` name each kind of body and message:
 ``client_message`` (any message a client sends), ``service_message`` (any the
-service sends), the HTTP bodies (``new_table``, ``take_seat``, ``leave_seat``)
-and answers (``table``, ``new_table_answer``, ``taken_seat``, ``replay``,
-``http_error``), beside the shapes they are made of. A program validates a
+service sends), the HTTP bodies (``new_table``, ``take_seat``, ``leave_seat``,
+``host_action``, ``new_profile``) and answers (``table``, ``tables``,
+``new_table_answer``, ``taken_seat``, ``host_answer``, ``replay``, ``review``,
+``http_error``; the players': ``profile``, ``picked_profile``, ``profiles``,
+``player_page``, ``leaderboard``, ``table_stones``), beside the shapes they are
+made of. A program validates a
 message against ``{"$ref": ".../protocol.schema.json#/$defs/client_message"}``;
 the document itself accepts any of the kinds.
 """
@@ -21,6 +24,7 @@ from . import documents as doc
 from .bodies import LeaveSeat, NewTable, TakeSeat
 from .host import HostAction
 from .messages import Back, Chat, Hello, Hint, Ping, Play, Ready, Sync
+from .profiles import NewProfile
 
 ClientMessageDoc = Annotated[
     Hello | Play | Ready | Sync | Ping | Back | Chat | Hint, Field(discriminator="type")
@@ -43,6 +47,13 @@ KINDS: dict[str, Any] = {
     "replay": doc.ReplayDoc,
     "review": doc.ReviewDoc,
     "http_error": doc.HttpError,
+    "new_profile": NewProfile,
+    "profile": doc.ProfileDoc,
+    "picked_profile": doc.PickedProfileDoc,
+    "profiles": doc.ProfilesDoc,
+    "player_page": doc.PlayerPageDoc,
+    "leaderboard": doc.LeaderboardDoc,
+    "table_stones": doc.TableStonesDoc,
 }
 """Every kind of body and message, by the name the schema's ``properties`` give it."""
 

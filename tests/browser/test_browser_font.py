@@ -1,0 +1,81 @@
+"""The shipped Devanagari font (fonts/Lohit-Devanagari.ttf, about 155 kB) is fetched only
+by a page in Hindi: elsewhere the language menu's one Hindi word is drawn by the system's
+fonts (style.css), so an English page fetches no font at all."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FACE = "Domeng Devanagari"
+# the face's status once the page is drawn (two frames) and the fonts its text needs
+# have loaded or failed
+FACE_STATUS = f"""new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)))
+  .then(() => document.fonts.ready)
+  .then(() => [...document.fonts].filter((f) => f.family.replaceAll('"', '') === "{FACE}")
+    .map((f) => f.status))"""
+# a Devanagari letter drawn in an element's font (its weight, its family) is not the
+# empty box drawn for a code point no font has (U+0378 is unassigned)
+LETTER_IS_NO_BOX = """(element) => {
+  const style = getComputedStyle(element);
+  const draw = (text) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = 120;
+    canvas.height = 60;
+    const g = canvas.getContext("2d");
+    g.font = `${style.fontWeight} 40px ${style.fontFamily}`;
+    g.fillText(text, 10, 45);
+    return canvas.toDataURL();
+  };
+  return draw("\\u0915") !== draw("\\u0378");
+}"""
+
+
+def font_requests(page: Any) -> list[str]:
+    """The font files the page asks for from now on."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith(".ttf") else None)
+    return asked
+
+
+def open_page(page: Any, address: str, ready: str = "body[data-ready=true]") -> list[str]:
+    """The face's status (one entry: the stylesheet names it once) once the page and its
+    fonts have settled."""
+    page.goto(address)
+    page.wait_for_selector(ready)
+    status: list[str] = page.evaluate(FACE_STATUS)
+    return status
+
+
+def test_an_english_page_fetches_no_font(page: Any, service: Any) -> None:
+    asked = font_requests(page)
+    assert open_page(page, f"{service.base}/?lang=en#/") == ["unloaded"]
+    computer = {"kind": "computer", "level": "basic"}
+    table_id = service.post("/api/tables", {"seats": [computer] * 5, "pace_ms": 0})["id"]
+    watching = f"{service.base}/?lang=en#/watch/{table_id}"
+    assert open_page(page, watching, "svg.board .seat") == ["unloaded"]
+    # the menu still names Hindi in its own script
+    assert page.locator("[data-language-menu] option[value=hi]").text_content() == "हिन्दी"
+    assert asked == []
+
+
+def test_a_hindi_page_fetches_the_font_and_draws_bold_hindi(page: Any, service: Any) -> None:
+    asked = font_requests(page)
+    assert open_page(page, f"{service.base}/?lang=hi#/") == ["loaded"]
+    assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.ttf"]
+    heading = page.locator("h1").first
+    assert heading.evaluate("(h) => getComputedStyle(h).fontWeight") == "700"
+    assert heading.evaluate(LETTER_IS_NO_BOX)
+
+
+def test_choosing_hindi_in_the_menu_fetches_the_font(browser: Any, service: Any) -> None:
+    context = browser.new_context()  # nothing cached
+    try:
+        page = context.new_page()
+        asked = font_requests(page)
+        assert open_page(page, f"{service.base}/?lang=en#/") == ["unloaded"]
+        page.select_option("[data-language-menu]", "hi")
+        page.wait_for_function("document.documentElement.lang === 'hi'")
+        page.wait_for_function(f"{FACE_STATUS}.then((s) => s[0] === 'loaded')")
+        assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.ttf"]
+    finally:
+        context.close()

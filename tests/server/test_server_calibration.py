@@ -1,0 +1,96 @@
+"""`domeng serve --calibration FILE`: the computer players' first ratings from a file
+`domeng sim --calibrate FILE` wrote, instead of the shipped one, for the levels the
+database has no profile of yet."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from click.testing import CliRunner
+
+from domeng.cli import main
+from domeng.history.calibration import document, load
+from domeng.history.ratings import NEW, Rating
+
+from .conftest import TIMEOUT, start_service
+
+MINE = {"basic": Rating(31.5, 2.0), "random": Rating(20.0, 1.5)}
+
+
+def write_calibration(path: Path, ratings: dict[str, Rating]) -> Path:
+    doc = document(ratings, rounds=10, command="domeng sim --calibrate")
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def ratings_of(base: str) -> dict[str, tuple[float, float]]:
+    """Each computer level's rating and uncertainty, as the service answers them."""
+    listed = httpx.get(base + "/api/profiles", timeout=TIMEOUT).json()["profiles"]
+    return {p["id"]: (p["rating"], p["uncertainty"]) for p in listed if p["kind"] == "computer"}
+
+
+def shown(r: Rating) -> tuple[float, float]:
+    return (round(r.mu, 2), round(2 * r.sigma, 2))
+
+
+def test_a_new_database_seats_the_levels_from_the_calibration_and_keeps_them(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "t.sqlite3"
+    server, thread, base = start_service(db, calibrated=MINE)
+    try:
+        first = ratings_of(base)
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+    assert first["basic"] == shown(MINE["basic"]) and first["random"] == shown(MINE["random"])
+    assert first["expert"] == shown(NEW)  # not in the file: a new player, not the shipped one
+    assert shown(load()["expert"]) != shown(NEW)
+    # started again with the shipped calibration, the levels keep the ratings they have
+    server, thread, base = start_service(db)
+    try:
+        assert ratings_of(base) == first
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+
+
+def test_serve_reads_the_calibration_it_is_given(tmp_path: Path) -> None:
+    mine = write_calibration(tmp_path / "mine.json", MINE)
+    command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", "0"]
+    command += ["--db", str(tmp_path / "t.sqlite3"), "--calibration", str(mine)]
+    env = dict(os.environ, PYTHONUNBUFFERED="1", DOMENG_DATA_DIR=str(tmp_path))
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            first = proc.stdout.readline()
+            base = first.split()[3]  # "Domeng table service: http://127.0.0.1:PORT/ ..."
+            assert base.startswith("http://127.0.0.1:"), first
+            assert ratings_of(base.rstrip("/"))["basic"] == shown(MINE["basic"])
+        finally:
+            proc.terminate()
+            proc.communicate(timeout=30)
+
+
+def test_a_file_that_is_no_calibration_is_named_before_anything_starts(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    for text, why in [
+        ('{"format": "something else"}', "not a domeng.calibration/1 document"),
+        ("{", "cannot read the calibration"),
+        ('{"format": "domeng.calibration/1", "levels": {"basic": {"mu": 25}}}', "basic"),
+    ]:
+        bad.write_text(text, encoding="utf-8")
+        args = ["serve", "--lang", "en", "--no-browser", "--port", "0", "--calibration", str(bad)]
+        result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "t.sqlite3")])
+        assert result.exit_code == 1, result.output
+        assert f"cannot read the calibration {bad}" in result.output and why in result.output
+        assert not (tmp_path / "t.sqlite3").exists()  # no database made, no port taken
+    missing = CliRunner().invoke(main, ["serve", "--calibration", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2 and "does not exist" in missing.output
