@@ -53,8 +53,13 @@ def test_an_english_page_fetches_no_font(page: Any, service: Any) -> None:
     table_id = service.post("/api/tables", {"seats": [computer] * 5, "pace_ms": 0})["id"]
     watching = f"{service.base}/?lang=en#/watch/{table_id}"
     assert open_page(page, watching, "svg.board .seat") == ["unloaded"]
-    # the menu still names Hindi in its own script
-    assert page.locator("[data-language-menu] option[value=hi]").text_content() == "हिन्दी"
+    # the menu still names Hindi in its own script, and in the page's language for a
+    # system that cannot draw Devanagari without the shipped font
+    hindi = page.locator("[data-language-menu] option[value=hi]")
+    assert hindi.text_content() == "हिन्दी (Hindi)"
+    page.select_option("[data-language-menu]", "tr")
+    page.wait_for_function("document.documentElement.lang === 'tr'")
+    assert hindi.text_content() == "हिन्दी (Hintçe)"
     assert asked == []
 
 
@@ -62,6 +67,7 @@ def test_a_hindi_page_fetches_the_font_and_draws_bold_hindi(page: Any, service: 
     asked = font_requests(page)
     assert open_page(page, f"{service.base}/?lang=hi#/") == ["loaded"]
     assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.ttf"]
+    assert page.locator("[data-language-menu] option[value=hi]").text_content() == "हिन्दी"
     heading = page.locator("h1").first
     assert heading.evaluate("(h) => getComputedStyle(h).fontWeight") == "700"
     assert heading.evaluate(LETTER_IS_NO_BOX)

@@ -42,20 +42,39 @@ function titleKey(page) {
   return { player: "players.title_player", leaderboard: "players.title_leaderboard" }[page] || `title.${page}`;
 }
 
+/** A language's name in the menu: in itself, and Hindi's also in the page's language
+ * ("हिन्दी (Hindi)"), so that where the system has no Devanagari font of its own (the
+ * menu draws with the system's fonts outside a Hindi page, see style.css) it can still
+ * be found. */
+function menuLabel(code, label) {
+  const page = document.documentElement.lang;
+  if (code !== "hi" || page === "hi") return label;
+  try {
+    return `${label} (${new Intl.DisplayNames([page], { type: "language" }).of(code)})`;
+  } catch {
+    return `${label} (Hindi)`;
+  }
+}
+
+function labelMenu(menu) {
+  for (const o of menu.options) o.textContent = menuLabel(o.value, LANGUAGES.find(([c]) => c === o.value)[1]);
+}
+
 function languageMenu() {
   const menu = document.querySelector("[data-language-menu]");
   menu.replaceChildren(
-    ...LANGUAGES.map(([code, label]) => {
+    ...LANGUAGES.map(([code]) => {
       const o = document.createElement("option");
       o.value = code;
-      o.textContent = label;
       o.lang = code;
       return o;
     }),
   );
+  labelMenu(menu);
   menu.value = document.documentElement.lang;
   menu.addEventListener("change", async () => {
     await setLanguage(menu.value);
+    labelMenu(menu);
     translateTree(document);
     document.title = `Domeng — ${t(titleKey(document.body.dataset.page))}`;
     if (current) current.render();
