@@ -126,7 +126,12 @@ def command(
     # the terminal's games played while this service holds the shared database
     pending = pending_dir() if db is None else None
     app = create_app(
-        storage, addresses=addresses, allowed_hosts=names, pending=pending, calibrated=calibrated
+        storage,
+        addresses=addresses,
+        allowed_hosts=names,
+        pending=pending,
+        calibrated=calibrated,
+        settle_memory=True,
     )
     config = protocols.config(
         app,

@@ -39,7 +39,7 @@ from domeng.engine import BlockPasses, Opening
 from domeng.history import calibration
 from domeng.history.ratings import Rating
 
-from . import history, profiles
+from . import collector, history, profiles
 from .bodies import (
     LEAVE_WORDS,
     NEW_TABLE_WORDS,
@@ -433,6 +433,7 @@ def create_app(
     trust_loopback: bool = True,
     pending: Path | None = None,
     calibrated: dict[str, Rating] | None = None,
+    settle_memory: bool = False,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup. It
     answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
@@ -440,7 +441,9 @@ def create_app(
     while this service held the database (domeng.history.pending), recorded at the start
     and whenever a player's page or the leaderboard is asked for. ``calibrated``: the
     computer levels' first ratings (default: the shipped calibration), given to the levels
-    the database has no profile of yet."""
+    the database has no profile of yet. ``settle_memory``: once loaded, set the garbage
+    collector for a long-running service (:mod:`.collector`; the whole process's, so
+    only ``domeng serve`` asks for it)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -452,6 +455,8 @@ def create_app(
         first = calibrated if calibrated is not None else calibration.load()
         await make_computer_profiles(hub.store, levels(), first, hub.clock.wall())
         await history.record_notes(hub.store, pending)
+        if settle_memory:
+            collector.settle()
         try:
             yield
         finally:

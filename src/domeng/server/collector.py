@@ -1,0 +1,30 @@
+"""Python's garbage collector, set for a service that keeps many tables in memory.
+
+By default CPython looks for reference cycles after every 700 new objects that are
+still alive, going through every young object each time; a service playing a
+thousand tables makes that many in a few moves, and spent about a sixth of its time
+there (measured in-process with 100 tables at pace 0: 280 young collections in ten
+seconds, 0.77 ms of CPU a move; 0.67 ms after :func:`settle`). Once the service has
+loaded its tables, :func:`settle` collects once, freezes what is alive then (the
+code, the tables and their games, kept for the service's life, are never looked
+through again) and looks for young cycles only every :data:`YOUNG` objects.
+Memory is not held longer for it: objects without cycles are freed at once as
+always, and play makes none (with ``gc.DEBUG_SAVEALL``, two seconds of 100 tables
+left no object in a cycle); a cycle made elsewhere waits at most :data:`YOUNG`
+objects. The largest young collection then takes about 20 ms (measured).
+"""
+
+from __future__ import annotations
+
+import gc
+
+YOUNG = 10_000
+"""New objects still alive between two looks for cycles among the young."""
+
+
+def settle() -> None:
+    """Collect, freeze what is alive, and look for young cycles less often."""
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG, middle, old)
