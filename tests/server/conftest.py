@@ -7,14 +7,16 @@ with its own SQLite file; the tests talk to it over HTTP (httpx) and WebSockets
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -26,6 +28,7 @@ from domeng.server.connection import Connection
 from domeng.server.limits import generous
 
 Json = dict[str, Any]
+T = TypeVar("T")
 TIMEOUT = 10.0
 SERVICE_THREAD = "domeng-test-service"
 
@@ -42,6 +45,13 @@ class ServiceFaults(logging.Handler):
             record.levelno >= logging.ERROR or record.exc_info
         ):
             self.faults.append(record.getMessage())
+
+
+def run_apart(main: Callable[[], Coroutine[Any, Any, T]], timeout: float = 60) -> T:
+    """``asyncio.run(main())`` in a thread of its own (the browser tests may leave an
+    event loop running in this one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result(timeout=timeout)
 
 
 def drain(c: Connection) -> list[Json]:

@@ -13,6 +13,8 @@ from domeng.server.hub import Hub
 from domeng.server.storage import MemoryStorage
 from domeng.server.tables import Connection, Table
 
+from .conftest import run_apart
+
 
 def test_the_standings_sent_are_those_of_the_whole_game_at_every_change() -> None:
     checked: list[int] = []
@@ -41,5 +43,5 @@ def test_the_standings_sent_are_those_of_the_whole_game_at_every_change() -> Non
         finally:
             await hub.close()
 
-    asyncio.run(play())
+    run_apart(play)
     assert len(checked) > 50  # the plays, round ends and deals of five rounds and more
