@@ -1,7 +1,9 @@
 """How long the service's event loop stalls during a long replay and during floods.
 
 Starts `domeng serve` (a real process, loopback only), connects one spectator that
-pings every 10 ms and keeps the longest wait for a ``pong``, and meanwhile:
+pings every 100 ms and keeps each wait for a ``pong`` (in a process of its own, so that
+this script's own work — reading a 27 MB answer, sending a flood — does not count as
+the service's), and meanwhile:
 
 1. asks for the replay of a ``--rounds``-round game (``POST /api/replay``);
 2. floods ``sync`` from ``--flooders`` connections (``--messages`` each);
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -28,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import httpx
@@ -54,33 +58,55 @@ def long_record(rounds: int, seed: int = 1) -> bytes:
     return json.dumps(record_of(game, ["A", "B", "C", "D", "E"])).encode()
 
 
-async def pinger(url: str, waits: list[float], stop: asyncio.Event) -> None:
+def pinger(url: str, conn: Connection) -> None:
+    """Ping the table at ``url`` until told to stop; then send back every ping's
+    (monotonic time sent, wait) (runs in a process of its own)."""
+    asyncio.run(_ping(url, conn))
+
+
+async def _ping(url: str, conn: Connection) -> None:
+    waits: list[tuple[float, float]] = []
     async with connect(url, max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello"}))
+        conn.send("ready")
         n = 0
-        while not stop.is_set():
+        while not conn.poll():
             n += 1
             sent = time.monotonic()
             await ws.send(json.dumps({"type": "ping", "id": n}))
             while json.loads(await ws.recv()).get("reply_to") != n:
                 pass
-            waits.append(time.monotonic() - sent)
+            waits.append((sent, time.monotonic() - sent))
             await asyncio.sleep(0.1)  # within the pings' fair share
+    conn.send(waits)
 
 
-async def measure(url: str, load: Callable[[], Awaitable[object]]) -> tuple[float, float]:
-    waits: list[float] = []
-    stop = asyncio.Event()
-    ping = asyncio.create_task(pinger(url, waits, stop))
-    await asyncio.sleep(0.3)
-    waits.clear()
-    await load()
-    await asyncio.sleep(0.2)
-    stop.set()
-    await ping
-    waits.sort()
-    p99 = waits[int(len(waits) * 0.99)] if waits else float("nan")
-    return max(waits, default=float("nan")) * 1000, p99 * 1000
+async def measure(url: str, loads: list[tuple[str, Callable[[], Awaitable[object]]]]) -> None:
+    """Run each load in turn while the pinger pings; print each one's longest wait (of
+    the pings sent from its start to 200 ms after its end) and 99th percentile."""
+    ours, theirs = multiprocessing.Pipe()
+    process = multiprocessing.get_context("spawn").Process(target=pinger, args=(url, theirs))
+    process.start()
+    try:
+        await asyncio.to_thread(ours.recv)  # connected
+        spans: list[tuple[str, float, float]] = []
+        for name, load in loads:
+            await asyncio.sleep(0.3)
+            began = time.monotonic()
+            await load()
+            await asyncio.sleep(0.2)
+            spans.append((name, began, time.monotonic()))
+        ours.send("stop")
+        waits: list[tuple[float, float]] = await asyncio.to_thread(ours.recv)
+    finally:
+        process.join(10)
+        if process.is_alive():
+            process.kill()
+    for name, began, ended in spans:
+        during = sorted(w for sent, w in waits if began <= sent <= ended)
+        worst = max(during, default=float("nan")) * 1000
+        p99 = during[int(len(during) * 0.99)] * 1000 if during else float("nan")
+        print(f"{name}: longest ping wait {worst:.1f} ms, 99th percentile {p99:.1f} ms")
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -136,9 +162,7 @@ async def run(args: argparse.Namespace) -> None:
                 (f"bad hellos ({args.messages})", lambda: flood("hello", args.messages, 1)),
                 (f"new tables ({args.tables})", tables),
             ]
-            for name, load in loads:
-                worst, p99 = await measure(url, load)
-                print(f"{name}: longest ping wait {worst:.1f} ms, 99th percentile {p99:.1f} ms")
+            await measure(url, loads)
     finally:
         proc.terminate()
         try:

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
+
+from domeng.engine import Game
+from domeng.engine.record import record_of
+from domeng.server.replays import INLINE_LIMIT
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -57,3 +64,32 @@ def test_a_tables_replay_is_of_its_finished_rounds(service: Any) -> None:
     assert whole["round_count"] == 2 and all(r["finished"] for r in whole["rounds"])
     second = service.http.get(f"/api/tables/{t['id']}/replay", params={"round": "2"}).json()
     assert second["rounds"] == [whole["rounds"][1]]
+
+
+def long_record(rounds: int) -> dict[str, Any]:
+    rng = random.Random(7)
+    game = Game()
+    for _ in range(rounds):
+        r = game.deal(rng)
+        while not r.finished:
+            r.play(rng.choice(r.legal_moves()))
+    return record_of(game, ["A", "B", "C", "D", "E"])
+
+
+def test_a_long_replay_comes_from_the_workers_file_whole_and_the_file_is_removed(
+    service: Any,
+) -> None:
+    record = long_record(120)
+    whole = post_replay(service, record)
+    assert whole.status_code == 200
+    assert len(whole.content) > INLINE_LIMIT  # too long for the pipe: sent from a file
+    assert int(whole.headers["content-length"]) == len(whole.content)
+    doc = whole.json()
+    assert doc["round_count"] == len(doc["rounds"]) == 120
+    assert post_replay(service, record, round="120").json()["rounds"] == [doc["rounds"][-1]]
+    left = Path(tempfile.gettempdir()).glob("domeng-replays-*/replay-*.json")
+    deadline = time.monotonic() + 5
+    while (files := list(left)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = Path(tempfile.gettempdir()).glob("domeng-replays-*/replay-*.json")
+    assert files == []  # removed once sent

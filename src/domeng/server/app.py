@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
@@ -279,7 +280,12 @@ async def _replayed(request: Request, record: bytes) -> Response:
         answer = await _hub(request).replays.replay(record, number)
     except ReplayFailed as e:
         raise TableError(e.code, str(e), 400 if e.code == "bad_json" else 422) from None
-    return Response(answer, media_type="application/json")
+    if isinstance(answer, bytes):
+        return Response(answer, media_type="application/json")
+    # a long one, from the worker's file: sent a piece at a time, then removed
+    return FileResponse(
+        answer, media_type="application/json", background=BackgroundTask(answer.unlink, True)
+    )
 
 
 async def get_review(request: Request) -> Response:
