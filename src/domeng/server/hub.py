@@ -180,6 +180,7 @@ class Hub(Seating, MovingOn, Hinting):
         if not (t.seated or t.watching):
             return
         table = t.public_json()
+        shared = t.shared_view_json() if kind != "seats" else None  # once for every seat
         texts: dict[int | None, str] = {}
         spectators = list(t.watching)
         if kind == "seats":
@@ -190,7 +191,7 @@ class Hub(Seating, MovingOn, Hinting):
                 "state": t.state,
                 "events": events,
                 "table": table,
-                "view": t.view_json(None, with_events=False),
+                "view": t.view_json(None, with_events=False, shared=shared),
             }
             self.fanout.update(t.id, spectators, message)
         for c in list(t.seated) + (spectators if kind == "seats" else []):
@@ -204,7 +205,7 @@ class Hub(Seating, MovingOn, Hinting):
                         "state": t.state,
                         "events": events,
                         "table": table,
-                        "view": t.view_json(c.seat, with_events=False),
+                        "view": t.view_json(c.seat, with_events=False, shared=shared),
                     }
                 text = texts[c.seat] = encode(message)
             c.send_text(text)

@@ -134,8 +134,6 @@ class Table:
         self._live: tuple[int, Tally, int] | None = None
         """The round in play's number, the finished rounds' tally with its events so far
         added, and how many of them were (a play adds only its own)."""
-        self._shared_view: tuple[tuple[int, int], Json] | None = None
-        """What every seat's view shows alike, with the round and state it was made in."""
         self._standings: tuple[tuple[int, ...], list[Json]] | None = None
         """The last standings sent, with the figures they were made from."""
 
@@ -393,14 +391,22 @@ class Table:
             },
         }
 
-    def view_json(self, seat: int | None, *, with_events: bool) -> Json | None:
+    def shared_view_json(self) -> Json | None:
+        """What every seat's view of the round shows alike (:func:`wire.shared_view_json`),
+        for :meth:`view_json` to build several seats' views from (not kept: at a thousand
+        tables the kept ones were most of the young objects the garbage collector looks
+        through)."""
+        return wire.shared_view_json(self.game.round) if self.game.rounds else None
+
+    def view_json(
+        self, seat: int | None, *, with_events: bool, shared: Json | None = None
+    ) -> Json | None:
+        """What a connection of ``seat`` sees of the round (None before the first deal);
+        ``shared``: :meth:`shared_view_json` of this state, when made already."""
         if not self.game.rounds:
             return None
         r = self.game.round
-        key = (len(self.game.rounds), self.state)
-        if self._shared_view is None or self._shared_view[0] != key:  # once a change
-            self._shared_view = (key, wire.shared_view_json(r))
-        v = wire.view_json(r, self.view_seat(seat), shared=self._shared_view[1])
+        v = wire.view_json(r, self.view_seat(seat), shared=shared)
         if with_events:
             v["events"] = self.events_json()
         return v
