@@ -48,7 +48,7 @@ async def watch(url: str, stop_at: float, counts: list[int]) -> None:
         counts.append(n)
 
 
-async def one_run(base: str, spectators: int, seconds: float) -> tuple[float, float]:
+async def one_run(base: str, spectators: int, seconds: float) -> tuple[float, float, float]:
     seats = [{"kind": "computer", "level": "random"}] * 5
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         t = (await http.post("/api/tables", json={"seats": seats, "pace_ms": 0})).json()
@@ -58,12 +58,13 @@ async def one_run(base: str, spectators: int, seconds: float) -> tuple[float, fl
         tasks = [asyncio.create_task(watch(url, stop_at, counts)) for _ in range(spectators)]
         await asyncio.sleep(5)
         first = (await http.get(f"/api/tables/{t['id']}")).json()
-        began = time.monotonic()
+        began, own = time.monotonic(), time.process_time()
         await asyncio.gather(*tasks)
         took = time.monotonic() - began
+        own = time.process_time() - own
         last = (await http.get(f"/api/tables/{t['id']}")).json()
     moves = (last["state"] - last["round"]) - (first["state"] - first["round"])
-    return moves / took, sum(counts) / (seconds + 5)
+    return moves / took, sum(counts) / (seconds + 5), own / took
 
 
 def main() -> None:
@@ -84,14 +85,15 @@ def main() -> None:
                     break
             except httpx.TransportError:
                 time.sleep(0.05)
-        alone, _ = asyncio.run(one_run(base, 1, args.seconds))
-        crowd, sent = asyncio.run(one_run(base, args.spectators, args.seconds))
+        alone, _, _ = asyncio.run(one_run(base, 1, args.seconds))
+        crowd, sent, own = asyncio.run(one_run(base, args.spectators, args.seconds))
     finally:
         proc.terminate()
         proc.wait(30)
     print(f"one spectator: {alone:.0f} moves a second")
     print(f"{args.spectators} spectators: {crowd:.0f} moves a second ({crowd / alone:.0%})")
     print(f"messages a second to the spectators: {sent:.0f}")
+    print(f"this script's CPU (the spectators reading): {own:.0%} of a core")
 
 
 if __name__ == "__main__":
