@@ -24,18 +24,43 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
 
-__all__ = ["PLACEHOLDER", "fill", "one_line"]
+__all__ = ["PLACEHOLDER", "fill", "one_line", "reason_of"]
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 """A placeholder in a text: ``{name}``."""
 
 
+@cache
+def _parts(template: str) -> tuple[str, ...]:
+    """A text cut at its placeholders: text, name, text, name, ..., text (each text cut
+    once: the service words every event of every table with :func:`fill`)."""
+    return tuple(PLACEHOLDER.split(template))
+
+
 def fill(template: str, values: Mapping[str, object]) -> str:
     """``template`` with each ``{name}`` that ``values`` has replaced by ``str()`` of it."""
-    return PLACEHOLDER.sub(
-        lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template
-    )
+    parts = _parts(template)
+    if len(parts) == 1:
+        return template
+    out = list(parts)
+    for i in range(1, len(out), 2):
+        name = out[i]
+        out[i] = str(values[name]) if name in values else "{" + name + "}"
+    return "".join(out)
+
+
+def reason_of(
+    reason: str | None, key: str | None, values: Mapping[str, object], texts: Mapping[str, str]
+) -> str:
+    """An error's English: ``reason`` as given, else the text of ``key`` in ``texts``
+    filled in with ``values`` (an error made with neither is a bug: TypeError)."""
+    if reason is not None:
+        return reason
+    if key is None:
+        raise TypeError("an error needs a reason or a key")
+    return fill(texts[key], values)
 
 
 def one_line(text: str) -> str:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
-from .keyed import fill
+from .keyed import reason_of
 from .tiles import TILE_COUNT, Tile, parse_tile, tile_name
 
 SEATS = 5
@@ -94,11 +94,7 @@ class IllegalMoveError(ValueError):
     """
 
     def __init__(self, reason: str | None = None, *, key: str | None = None, **values: object):
-        if reason is None:
-            if key is None:
-                raise TypeError("IllegalMoveError needs a reason or a key")
-            reason = fill(ILLEGAL_REASONS[key], values)
-        super().__init__(reason)
+        super().__init__(reason_of(reason, key, values, ILLEGAL_REASONS))
         self.key = key
         self.values = values
 

@@ -47,7 +47,7 @@ from typing import Any, TypedDict
 
 from .events import Passed, Played
 from .game import Game
-from .keyed import fill, one_line
+from .keyed import fill, one_line, reason_of
 from .moves import (
     HAND_SIZE,
     SEATS,
@@ -228,10 +228,7 @@ class RecordError(ValueError):
         play: int | None = None,
         **values: object,
     ) -> None:
-        if reason is None:
-            if key is None:
-                raise TypeError("RecordError needs a reason or a key")
-            reason = fill(REASONS[key], values)
+        reason = reason_of(reason, key, values, REASONS)
         self.round = round
         self.play = play
         self.key = key

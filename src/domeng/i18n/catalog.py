@@ -28,11 +28,12 @@ in the browser (a terminal text may add an explicit ``"zero"`` form).
 from __future__ import annotations
 
 import json
-import re
 from functools import cache
 from importlib.resources import files
 
 from babel import Locale
+
+from domeng.engine.keyed import fill
 
 __all__ = ["GROUP", "LANGUAGES", "NAMES", "Words", "catalog", "words"]
 
@@ -54,8 +55,6 @@ GROUP = "terminal"
 
 Text = str | dict[str, str]
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
-
 
 @cache
 def catalog(code: str) -> dict[str, object]:
@@ -65,25 +64,6 @@ def catalog(code: str) -> dict[str, object]:
     path = files("domeng").joinpath("web", "i18n", f"{code}.json")
     loaded: dict[str, object] = json.loads(path.read_text(encoding="utf-8"))
     return loaded
-
-
-@cache
-def _parts(text: str) -> tuple[str, ...]:
-    """A text cut at its placeholders: text, name, text, name, ..., text (each text's
-    cut made once: the service words every event of every table)."""
-    return tuple(_PLACEHOLDER.split(text))
-
-
-def _fill(text: str, values: dict[str, object]) -> str:
-    """``text`` with its placeholders filled in from ``values`` (those not given stay)."""
-    parts = _parts(text)
-    if len(parts) == 1:
-        return text
-    out = list(parts)
-    for i in range(1, len(out), 2):
-        name = out[i]
-        out[i] = str(values[name]) if name in values else "{" + name + "}"
-    return "".join(out)
 
 
 class Words:
@@ -133,7 +113,7 @@ class Words:
         raw = self.raw(key)
         if not isinstance(raw, str):
             raise TypeError(f"{key!r} is a count: use count()")
-        return _fill(raw, values)
+        return fill(raw, values)
 
     def plural_form(self, n: int) -> str:
         """The CLDR plural category of ``n`` in this language (``"one"``, ``"other"``)."""
@@ -154,7 +134,7 @@ class Words:
         form = (
             raw["zero"] if n == 0 and "zero" in raw else raw.get(self.plural_form(n), raw["other"])
         )
-        return _fill(str(form), {"n": n, **values})
+        return fill(str(form), {"n": n, **values})
 
 
 @cache

@@ -31,7 +31,7 @@ from domeng.engine import (
     tile_name,
     view,
 )
-from domeng.engine.keyed import fill
+from domeng.engine.keyed import reason_of
 from domeng.engine.tiles import TILE_COUNT
 
 from .plan import Task, entry_at, game_deals, player_seed
@@ -121,11 +121,7 @@ class PlayerError(RuntimeError):
     """
 
     def __init__(self, reason: str | None = None, *, key: str | None = None, **values: object):
-        if reason is None:
-            if key is None:
-                raise TypeError("PlayerError needs a reason or a key")
-            reason = fill(PLAYER_REASONS[key], values)
-        super().__init__(reason)
+        super().__init__(reason_of(reason, key, values, PLAYER_REASONS))
         self.key = key
         self.values = values
 
