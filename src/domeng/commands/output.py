@@ -1,4 +1,5 @@
-"""What a command prints on standard output, and a reader that goes away."""
+"""What a command prints: on standard output, to a reader that may go away, and the
+one line of a failure on standard error."""
 
 from __future__ import annotations
 
@@ -17,3 +18,10 @@ def echo_all(text: str) -> None:
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+
+
+def fail(command: str, message: str, status: int) -> None:
+    """Say why ``domeng COMMAND`` failed, on one line of standard error, and exit with
+    ``status``."""
+    click.echo(f"domeng {command}: {' '.join(message.split())}", err=True)
+    sys.exit(status)

@@ -24,7 +24,7 @@ from domeng.account import (
     stones,
     you_form,
 )
-from domeng.commands.output import echo_all
+from domeng.commands.output import echo_all, fail
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
@@ -286,11 +286,6 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
 # -- the command ------------------------------------------------------------
 
 
-def _fail(message: str, status: int) -> None:
-    click.echo(f"domeng replay: {' '.join(message.split())}", err=True)
-    sys.exit(status)
-
-
 @click.command("replay")
 @click.argument("record", type=click.Path(path_type=Path, allow_dash=True))
 @click.option(
@@ -316,9 +311,9 @@ def command(record: Path, as_json: bool) -> None:
         else:
             text = tell(game, recorded.players, recorded.stand_ins)
     except RecordError as exc:
-        _fail(say_error(exc), EXIT_INVALID)
+        fail("replay", say_error(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
-        _fail(current()("replay.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
+        fail("replay", current()("replay.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
     echo_all(text)

@@ -30,7 +30,7 @@ from domeng.bots.coach import MoveValue
 from domeng.bots.expert import LEVELS
 from domeng.bots.reasons import Why
 from domeng.bots.review import Decision, decisions, review_document
-from domeng.commands.output import echo_all
+from domeng.commands.output import echo_all, fail
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
@@ -119,11 +119,6 @@ def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decis
     return "\n".join(lines)
 
 
-def _fail(message: str, status: int) -> None:
-    click.echo(f"domeng review: {' '.join(message.split())}", err=True)
-    sys.exit(status)
-
-
 @click.command(
     "review",
     help="Review one seat's decisions in the game RECORD (a domeng.record/1 file; - reads "
@@ -145,7 +140,7 @@ def _fail(message: str, status: int) -> None:
 )
 def command(record: Path, seat: int, level: str, as_json: bool) -> None:
     if not 0 <= seat < 5:
-        _fail(current()("review.no_seat", seat=seat), EXIT_INVALID)
+        fail("review", current()("review.no_seat", seat=seat), EXIT_INVALID)
         return
     try:
         if os.fspath(record) == "-":
@@ -158,9 +153,9 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
         else:
             text = tell_review(recorded, seat, level, found)
     except RecordError as exc:
-        _fail(say_error(exc), EXIT_INVALID)
+        fail("review", say_error(exc), EXIT_INVALID)
         return
     except Exception as exc:  # never a traceback, even for a bug
-        _fail(current()("review.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
+        fail("review", current()("review.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
     echo_all(text)
