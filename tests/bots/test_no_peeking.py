@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 
 from domeng.bots import make_player, player_names
 from domeng.bots.coach import judge_position
@@ -91,22 +92,29 @@ def other_truth(r: Round, seat: int, rng: random.Random) -> Round:
     raise AssertionError("no other consistent state")
 
 
-def test_permuted_hidden_tiles_give_the_same_view_and_the_same_choice() -> None:
-    rng = random.Random(7)
-    checked = 0
+def twins(first_seed: int, count: int, rng: random.Random) -> Iterator[tuple[Round, int, Round]]:
+    """Positions with a choice to make, in both openings, each with another true state
+    its seat cannot tell apart: (round, seat in turn, the other round)."""
+    made = 0
     for opening in (Opening.DOUBLE, Opening.FREE):
-        for r in positions(2 + checked, 6, opening):
+        for r in positions(first_seed + made, count, opening):
             seat = r.turn
             assert seat is not None
             if len(r.legal_moves()) < 2:
                 continue
-            twin = other_truth(r, seat, rng)
-            assert twin.hands != r.hands or twin.unused != r.unused
-            v1, v2 = view(r, seat), view(twin, seat)
-            assert v1 == v2
-            choice = ExpertPlayer(11, SMALL).choose(v1)
-            assert ExpertPlayer(11, SMALL).choose(v2) == choice
-            checked += 1
+            yield r, seat, other_truth(r, seat, rng)
+            made += 1
+
+
+def test_permuted_hidden_tiles_give_the_same_view_and_the_same_choice() -> None:
+    checked = 0
+    for r, seat, twin in twins(2, 6, random.Random(7)):
+        assert twin.hands != r.hands or twin.unused != r.unused
+        v1, v2 = view(r, seat), view(twin, seat)
+        assert v1 == v2
+        choice = ExpertPlayer(11, SMALL).choose(v1)
+        assert ExpertPlayer(11, SMALL).choose(v2) == choice
+        checked += 1
     assert checked >= 4
 
 
@@ -121,18 +129,11 @@ def test_view_players_only_receive_views() -> None:
 def test_the_coach_judges_two_indistinguishable_truths_alike() -> None:
     # The coach's values, uncertainties and beliefs come from the view alone: a different
     # true state that the seat cannot tell apart gives the very same judgement.
-    rng = random.Random(9)
     checked = 0
-    for opening in (Opening.DOUBLE, Opening.FREE):
-        for r in positions(40 + checked, 5, opening):
-            seat = r.turn
-            assert seat is not None
-            if len(r.legal_moves()) < 2:
-                continue
-            twin = other_truth(r, seat, rng)
-            a = judge_position(view(r, seat), SMALL, seed=3)
-            b = judge_position(view(twin, seat), SMALL, seed=3)
-            assert a.moves == b.moves
-            assert a.beliefs == b.beliefs
-            checked += 1
+    for r, seat, twin in twins(40, 5, random.Random(9)):
+        a = judge_position(view(r, seat), SMALL, seed=3)
+        b = judge_position(view(twin, seat), SMALL, seed=3)
+        assert a.moves == b.moves
+        assert a.beliefs == b.beliefs
+        checked += 1
     assert checked >= 3

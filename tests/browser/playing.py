@@ -14,7 +14,13 @@ def new_game(page: Any, base: str) -> str:
     """One click on the start page: a table of this person and four computer players."""
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready=true]")
-    page.evaluate(f"localStorage.setItem('domeng.pace', '{FAST}')")
+    return click_new_game(page)
+
+
+def click_new_game(page: Any, pace: str = FAST) -> str:
+    """On the start page already open: the computer players' pace set, "New game"
+    clicked; answers the new table's id once its board shows."""
+    page.evaluate(f"localStorage.setItem('domeng.pace', '{pace}')")
     page.click("[data-new-game]")
     page.wait_for_url("**/#/table/*")
     page.wait_for_selector("svg.board .seat")

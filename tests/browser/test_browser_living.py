@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import _start
+from .playing import click_new_game, step
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
 PACE = "300"
@@ -76,12 +76,7 @@ def start(page: Any, base: str, lang: str = "en") -> None:
 
 def new_game(page: Any, base: str, pace: str = PACE) -> str:
     start(page, base)
-    page.evaluate(f"localStorage.setItem('domeng.pace', '{pace}')")
-    page.click("[data-new-game]")
-    page.wait_for_url("**/#/table/*")
-    page.wait_for_selector("svg.board .seat")
-    table_id: str = page.evaluate("location.hash.split('/')[2]")
-    return table_id
+    return click_new_game(page, pace)
 
 
 def shows(tile: str | list[int], n: int) -> bool:
@@ -356,20 +351,8 @@ def test_the_mute_switch_is_remembered_and_a_spectator_starts_muted(
     # muted: several moves later (the others' and this seat's), not one sound
     line = page.locator("[data-line-tile]").count()
     for _ in range(600):
-        if (
-            page.locator("[data-round-summary]").count()
-            or page.locator("[data-line-tile]").count() > line + 5
-        ):
+        if step(page) == "summary" or page.locator("[data-line-tile]").count() > line + 5:
             break
-        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-        if playable.count():
-            try:
-                playable.first.click(timeout=3000)
-            except PlaywrightTimeout:
-                continue  # the table moved on between looking and clicking
-            if page.locator("[data-end]").count() >= 2:
-                page.click('[data-end="left"]')
-        page.wait_for_timeout(30)
     assert (
         page.locator("[data-line-tile]").count() > line
         or page.locator("[data-round-summary]").count()
@@ -560,13 +543,5 @@ def test_a_system_that_asks_for_less_motion_gets_none(pages: Pages, service: Any
         assert page.evaluate(f"Object.keys(({FLIGHTS})()).length") == 0
         if page.locator("[data-line-tile]").count() > line + 2:
             break
-        playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
-        if playable.count():
-            try:
-                playable.first.click(timeout=3000)
-            except PlaywrightTimeout:
-                continue
-            if page.locator("[data-end]").count() >= 2:
-                page.click('[data-end="left"]')
-        page.wait_for_timeout(25)
+        step(page)
     assert page.locator("[data-line-tile]").count() > line  # the table moved on, nothing travelled

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .conftest import Service, _free_port
-from .playing import FAST, play_round
+from .playing import click_new_game, play_round
 
 CYCLE = "1\n2\n3\n4\n5\nl\n"
 
@@ -42,12 +42,8 @@ def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
 def one_round(page: Any, base: str) -> str:
     page.goto(base + "/")
     page.wait_for_selector("[data-profile-now]")
-    page.evaluate(f"localStorage.setItem('domeng.pace', '{FAST}')")
-    page.click("[data-new-game]")
-    page.wait_for_url("**/#/table/*")
-    page.wait_for_selector("svg.board .seat")
+    table_id = click_new_game(page)
     play_round(page)
-    table_id: str = page.evaluate("location.hash.split('/')[2]")
     return table_id
 
 
