@@ -14,7 +14,9 @@ with the median and 99th percentile of that time. It stops by itself after
     .venv/bin/python benchmarks/server.py --tables 200 --people 20 --seconds 20
 
 Everyone connects during --warmup seconds; plays, CPU and latencies are counted
-over the --seconds after it.
+over the --seconds after it. With DOMENG_BENCH_SERVE=SCRIPT the service is started as
+``python SCRIPT serve ...`` instead of ``python -m domeng serve ...`` (a wrapper of
+one's own around ``domeng.cli.main``, to time the garbage collector, say).
 
 Targets: 200 concurrent tables with the 99th percentile under 100 ms (issue 4);
 1,000 tables of one scripted person and four computers at pace 800 ms with the
