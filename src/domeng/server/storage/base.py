@@ -133,6 +133,11 @@ class Storage(ABC):
     writer gathers the calls waiting for it into one batch: one commit for many).
     """
 
+    on_loop: bool = False
+    """Its writes wait on no disk nor network (or only rarely and briefly), so the service
+    makes them on its event loop, and only its reads in a thread
+    (:class:`~domeng.server.storage.writer.StorageWriter`)."""
+
     @contextmanager
     def batch(self) -> Iterator[None]:
         """Keep the writes of the calls made inside together, when the block ends: each
