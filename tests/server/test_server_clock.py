@@ -42,11 +42,13 @@ class InlineRunner(BotRunner):
 
 async def settle(hub: Hub, clock: FakeClock) -> None:
     """Let the hub do all it can without the clock moving: until every table's task is
-    done or asleep on the fake clock (the storage's thread answers within this)."""
+    done or asleep on the fake clock, no move whose pause is over waits for its turn
+    (pacing.py), and the storage's thread has answered."""
     for _ in range(5000):  # 5 s of real time at most
         await asyncio.sleep(0.001)
         tasks = [t.task for t in hub.tables.values() if t.task is not None]
-        if all(task in clock.sleeping for task in tasks) and not hub.chores:
+        asleep = all(task in clock.sleeping for task in tasks)
+        if asleep and not hub.chores and not hub.pacing.waiting:
             return
     raise AssertionError("the hub did not settle")
 

@@ -40,6 +40,7 @@ from .limits import Connections, Limits
 from .messages import Back, Play, Ready
 from .messages import Chat as ChatMessage
 from .moving import MovingOn
+from .pacing import Pacing
 from .players import BotRunner
 from .recording import record_finished_rounds
 from .replays import Replays
@@ -75,6 +76,7 @@ class Hub(Seating, MovingOn, Hinting):
         self.replays = Replays()
         self.connections = Connections()
         self.fanout = Fanout(self.clock)
+        self.pacing = Pacing()
         self._timers: set[Timer] = set()
         self._wakes: dict[tuple[str, int], Timer] = {}
         self.chores: set[asyncio.Task[None]] = set()
@@ -103,6 +105,10 @@ class Hub(Seating, MovingOn, Hinting):
         self.turn_clock.close()
         for h in self._timers:
             h.cancel()
+        self.pacing.close()
+        for t in self.tables.values():
+            if t.due is not None:
+                t.due.cancel()
         tasks = [t.task for t in self.tables.values() if t.task is not None]
         tasks += list(self.chores)
         for task in tasks:

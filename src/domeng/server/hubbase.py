@@ -14,6 +14,7 @@ from .chat import Chat
 from .clock import Clock, Timer
 from .documents import Json
 from .fanout import Fanout
+from .pacing import Pacing
 from .players import BotRunner
 from .storage import StorageWriter
 from .tables import Seat, Table
@@ -35,6 +36,7 @@ class HubBase(ABC):
     turn_clock: TurnClock
     chat: Chat
     fanout: Fanout
+    pacing: Pacing
     chores: set[asyncio.Task[None]]
     _timers: set[Timer]
     _wakes: dict[tuple[str, int], Timer]

@@ -27,12 +27,12 @@ class MovingOn(HubBase):
 
     def advance(self, t: Table) -> None:
         """Whatever comes next at ``t`` without a person: deal, a computer's move, a timer."""
-        if t.finished or t.task is not None:
+        if t.finished or t.moving:
             return
         now = self.clock.now()
         if not t.started:
             if all(s.stored.kind == "computer" or s.stored.token_hash for s in t.seats):
-                self._start(t, lambda: self._deal(t, 0, pause=False))
+                self._start(t, lambda: self._deal(t, 0, paused=False))
             return
         r = t.game.round
         if r.finished:
@@ -54,21 +54,26 @@ class MovingOn(HubBase):
                 s.stored.kind == "person" and not t.stood_in(n) for n, s in enumerate(t.seats)
             )
             state = t.state
-            self._start(t, lambda: self._deal(t, state, pause=not people))
+            pause = not people
+            self._start(t, lambda: self._deal(t, state, paused=pause), pause=pause)
             return
         seat = r.turn
         assert seat is not None
         level = t.computer_level(seat)
         if level is not None:
             state = t.state
-            self._start(t, lambda: self._computer_move(t, seat, level, state))
+            self._start(t, lambda: self._computer_move(t, seat, level, state), pause=True)
         else:
             self._wake_when_away(t, seat, now)
             self.turn_clock.arm(t)
 
-    def _start(self, t: Table, work: Callable[[], Coroutine[Any, Any, bool]]) -> None:
-        """Run ``work()`` as the table's one task of moving on by itself; it answers True
-        when what it did could not be stored (it is tried again after a while)."""
+    def _start(
+        self, t: Table, work: Callable[[], Coroutine[Any, Any, bool]], *, pause: bool = False
+    ) -> None:
+        """Run ``work()`` as the table's one task of moving on by itself, after the table's
+        pace when ``pause`` (a timer, then a turn of the loop shared with the other
+        tables: :mod:`.pacing`); it answers True when what it did could not be stored
+        (it is tried again after a while)."""
 
         async def run() -> None:
             retry = False
@@ -82,7 +87,18 @@ class MovingOn(HubBase):
                 self.advance(t)
                 self.let_go(t)
 
-        t.task = asyncio.get_running_loop().create_task(run())
+        def begin() -> None:
+            t.due = None
+            t.task = asyncio.get_running_loop().create_task(run())
+
+        if not pause:
+            begin()
+            return
+
+        def paused() -> None:
+            self.pacing.start(begin)
+
+        t.due = self.clock.call_at(self.clock.now() + t.settings.pace_ms / 1000, paused)
 
     def _later(self, t: Table, delay: float) -> None:
         """Look again at ``t`` after ``delay`` seconds."""
@@ -122,15 +138,13 @@ class MovingOn(HubBase):
             return not any(s.connections for s in persons)
         return all(c.closed for c in t.watching) and all(c.closed for c in t.seated)
 
-    async def _deal(self, t: Table, state: int, *, pause: bool) -> bool:
-        """Deal the next round (stored first), after the table's pace when ``pause``.
-        Answers True when it could not be stored (and is to be tried again)."""
-        if pause:
-            await self.clock.sleep(t.settings.pace_ms / 1000)
+    async def _deal(self, t: Table, state: int, *, paused: bool) -> bool:
+        """Deal the next round (stored first); ``paused``: after the table's pace. Answers
+        True when it could not be stored (and is to be tried again)."""
         async with t.lock:
             if t.state != state or t.finished:
                 return False
-            if pause and self._unwatched(t):
+            if paused and self._unwatched(t):
                 return False  # they left during the pause: advance() runs again when one is back
             hands, unused = deal(self.deals)
             now = self.clock.wall()
@@ -152,16 +166,16 @@ class MovingOn(HubBase):
     def time_out(self, t: Table, seat: int, state: int) -> None:
         """The person in turn ran out of time (the turn clock): a computer makes this one
         move for them; after :data:`~domeng.server.tables.CLOCK_OUTS` in a row it plays on."""
-        if t.task is None and t.state == state and not t.finished:
+        if not t.moving and t.state == state and not t.finished:
             level = t.stand_in_level
             self._start(t, lambda: self._computer_move(t, seat, level, state, clocked=True))
 
     async def _computer_move(
         self, t: Table, seat: int, level: str, state: int, *, clocked: bool = False
     ) -> bool:
-        """The computer player's (or stand-in's) move for ``seat``, after the table's pace
-        (at once when ``clocked``: the person's time ran out). Answers True when it could
-        not be stored (and is to be tried again)."""
+        """The computer player's (or stand-in's) move for ``seat`` (after the table's pace,
+        or at once when ``clocked``: the person's time ran out). Answers True when it
+        could not be stored (and is to be tried again)."""
 
         def still() -> bool:
             if t.state != state:
@@ -169,8 +183,6 @@ class MovingOn(HubBase):
             now_level = t.computer_level(seat)
             return now_level is None if clocked else now_level == level
 
-        if not clocked:
-            await self.clock.sleep(t.settings.pace_ms / 1000)
         if not still():
             return False
         v = t.game.view(seat)

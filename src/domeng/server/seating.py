@@ -177,7 +177,7 @@ class Seating(HubBase):
     def let_go(self, t: Table) -> None:
         """A finished table nobody is connected to leaves memory (it is read from the
         database when asked for)."""
-        if t.finished and not (t.seated or t.watching) and t.task is None:
+        if t.finished and not (t.seated or t.watching) and not t.moving:
             self.tables.pop(t.id, None)
             self.fanout.forget(t.id)
 

@@ -28,7 +28,7 @@ from domeng.engine.standings import Tally
 from domeng.engine.tiles import mask_of
 
 from . import wire
-from .clock import Clock
+from .clock import Clock, Timer
 from .connection import QUEUE_LIMIT, Connection
 from .documents import Json
 from .players import default_level
@@ -122,6 +122,8 @@ class Table:
         not look through a crowd of them."""
         self.task: asyncio.Task[None] | None = None
         """The table's one piece of moving on by itself (a deal, a computer's move)."""
+        self.due: Timer | None = None
+        """The end of the pause before that piece starts (see :mod:`.pacing`)."""
         self.lock = asyncio.Lock()
         """Held while a change is checked, stored and applied (see the hub)."""
         self.state = len(game.rounds) + sum(len(r.plays) for r in game.rounds)
@@ -169,6 +171,11 @@ class Table:
     @property
     def names(self) -> list[str]:
         return [s.stored.name for s in self.seats]
+
+    @property
+    def moving(self) -> bool:
+        """The table moves on by itself: a deal or a computer's move is on its way."""
+        return self.task is not None or self.due is not None
 
     @property
     def started(self) -> bool:
