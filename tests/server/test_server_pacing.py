@@ -1,6 +1,7 @@
 """The computer players' share of the event loop (server/pacing.py): the moves whose
 pause is over start a few at a time, in order, and the loop reads its sockets between
-two turns, so a person's play is not kept waiting behind a crowd of computers."""
+two turns, so a person's play is not kept waiting behind a crowd of computers; the
+hub's tables move through it."""
 
 from __future__ import annotations
 
@@ -8,9 +9,15 @@ import asyncio
 import itertools
 import socket
 
-from domeng.server.pacing import Pacing
+from domeng.server.bodies import NewTable
+from domeng.server.clock import FakeClock
+from domeng.server.hub import Hub
+from domeng.server.pacing import MOVES_PER_TURN, Pacing
+from domeng.server.storage import SQLiteStorage
+from domeng.server.tables import Connection
 
 from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 
 def test_a_few_moves_start_in_each_turn_of_the_loop_in_the_order_they_came() -> None:
@@ -79,3 +86,32 @@ def test_nothing_starts_once_closed() -> None:
 
     begun = run_apart(main)
     assert 1 <= len(begun) <= 2
+
+
+def test_a_crowd_of_tables_whose_pause_ends_together_moves_a_few_per_turn() -> None:
+    async def main() -> list[int]:
+        clock = FakeClock()
+        # SQLite's writes are made at once on the loop: a move is done in its own turn
+        hub = Hub(SQLiteStorage(":memory:"), InlineRunner(), clock)
+        seats = [{"kind": "computer", "level": "random"}] * 5
+        tables = []
+        for _ in range(20):
+            body = NewTable.model_validate({"seats": seats, "pace_ms": 800})
+            t = (await hub.create_table(body)).table
+            hub.hello(t, Connection(), None)
+            tables.append(t)
+        await settle(hub, clock)
+        before = [t.state for t in tables]
+        clock.advance(0.8)  # twenty computers' pauses end at once
+        moved = [0]
+        for _ in range(100):
+            await asyncio.sleep(0)
+            moved.append(sum(t.state > s for t, s in zip(tables, before, strict=True)))
+            if moved[-1] == len(tables):
+                break
+        await hub.close()
+        return moved
+
+    moved = run_apart(main)
+    assert moved[-1] == 20
+    assert max(b - a for a, b in itertools.pairwise(moved)) <= MOVES_PER_TURN

@@ -5,6 +5,7 @@ thread, and the backend still sees one call at a time, in the order they were ma
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 
 import pytest
@@ -125,3 +126,25 @@ def test_close_waits_for_the_calls_made_before_it() -> None:
 
     run_apart(main)
     assert [c for c, _ in store.calls] == ["load", "deal"]
+
+
+class WatchedCreates(Watched):
+    def create_table(self, table: StoredTable) -> None:
+        self._note(f"create {table.id}")
+        super().create_table(table)
+
+
+def test_a_table_continued_from_a_record_is_stored_in_the_thread() -> None:
+    store = WatchedCreates()
+    dealt = StoredDeal([["6-6"]], ["0-0"])
+    continued = dataclasses.replace(table("t2"), deals=[dealt], plays=[[]])
+
+    async def main() -> str:
+        writer = StorageWriter(store)
+        await writer.create_table(table())
+        await writer.create_table(continued)  # its rounds: as slow as a read
+        await writer.close()
+        return threading.current_thread().name
+
+    loop_thread = run_apart(main)
+    assert store.calls == [("create t1", loop_thread), ("create t2", "domeng-storage")]
