@@ -4,8 +4,9 @@ A thousand tables at a pace of 800 ms each want a computer's move every 0.8 ms o
 average, but their timers do not fall due evenly: whenever the loop is held up for a
 moment, the moves due in that moment run together, the tables' next moves then fall
 due together too, and the clumps grow (measured with 1,000 tables of one person and
-four computers: a tenth of the 10 ms slots held 250 moves or more, and a person's
-play waited behind them, 300 ms at the 99th percentile).
+four computers: by when they fell due, the moves filled only a fifth of the 10 ms
+slots, one slot in a hundred held 250 of them or more, and a person's play waited
+behind them, 300 ms at the 99th percentile).
 
 So a move whose pause is over does not start at once: it is handed to
 :meth:`Pacing.start`, which starts at most :data:`MOVES_PER_TURN` of them in one turn

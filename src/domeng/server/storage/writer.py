@@ -79,7 +79,8 @@ class StorageWriter:
     (:meth:`Storage.batch`, at most :data:`BATCH_LIMIT`): one commit for the moves
     of many tables at once. Each caller hears its answer only once the batch is kept.
     With a backend that allows it (:attr:`Storage.on_loop`) the writes are made on the
-    loop, one batch per turn of it (see the module docstring).
+    loop at once, or, while a read is out in the thread, gathered behind it into one
+    batch (see the module docstring).
     """
 
     def __init__(self, storage: Storage) -> None:
