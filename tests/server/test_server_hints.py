@@ -27,10 +27,14 @@ def _one_person(service: Any, **settings: Any) -> Json:
 
 
 def _until_my_turn(sock: Any, latest: Json) -> Json:
-    """Play the first legal move whenever seat 0 has only one, until it has a choice."""
+    """Play the first legal move whenever seat 0 has only one, until it has a choice.
+
+    A round can end before seat 0 has had a choice: then it says it is ready for the next."""
     while True:
         view = latest.get("view")
-        if view is not None and view["turn"] == 0 and view["legal_moves"]:
+        if view is not None and view["summary"] is not None:
+            sock.send({"type": "ready"})
+        elif view is not None and view["turn"] == 0 and view["legal_moves"]:
             if len(view["legal_moves"]) > 1:
                 return latest
             sock.send({"type": "play", **view["legal_moves"][0], "state": latest["state"]})
