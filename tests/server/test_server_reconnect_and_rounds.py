@@ -8,12 +8,21 @@ Json = dict[str, Any]
 
 
 def play_until(sock: Any, latest: Json, seat: int, done: Any) -> Json:
-    """Play the last legal move whenever ``seat`` is in turn until ``done(message)``."""
+    """Play the last legal move whenever ``seat`` is in turn until ``done(message)``.
+
+    A round can end first (``seat`` holds no tile that fits again: for seat 0 of a new
+    table, waiting for its second turn, about one first round in 2,000): then it says it
+    is ready for the next, once."""
+    ready_for = 0
     while True:
         view = latest.get("view")
         if done(latest):
             return latest
-        if view is not None and view["turn"] == seat and view["legal_moves"]:
+        if view is not None and view["summary"] is not None:
+            if ready_for < view["round"]:
+                sock.send({"type": "ready"})
+                ready_for = view["round"]
+        elif view is not None and view["turn"] == seat and view["legal_moves"]:
             sock.send({"type": "play", **view["legal_moves"][-1], "state": latest["state"]})
         latest = sock.until(lambda m: m["type"] in ("update", "seats", "state"))
         if latest["type"] == "seats":
@@ -51,19 +60,28 @@ def test_reconnecting_with_the_token_puts_the_person_back_in_the_seat(service: A
     second.close()
 
 
+def _ann_played(m: Json) -> bool:
+    """An update that tells of a play of seat 0's."""
+    events = m["events"] if m["type"] == "update" else []
+    return any(e["kind"] == "played" and e["seat"] == 0 for e in events)
+
+
 def test_an_absent_person_is_replaced_by_a_computer_and_takes_the_seat_back(service: Any) -> None:
     level = service.level()
     seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": level}] * 4
-    t = service.new_table(seats, pace_ms=0, stand_in=level, replace_after_ms=50)
-    watcher = service.socket(t["id"])
-    watcher.hello()
-    # Ann never connects: after 50 ms her stand-in plays her turns
-    m = watcher.until(
-        lambda m: (
-            m["type"] == "update"
-            and any(e["kind"] == "played" and e["seat"] == 0 for e in m["events"])
-        )
-    )
+    for _ in range(5):
+        t = service.new_table(seats, pace_ms=0, stand_in=level, replace_after_ms=50)
+        watcher = service.socket(t["id"])
+        # Ann never connects: after 50 ms her stand-in plays her turns
+        m = watcher.hello()
+        while not _ann_played(m) and m["table"]["status"] != "between":
+            m = watcher.until(lambda m: m["type"] == "update")
+        if _ann_played(m):
+            break
+        # the round ended with no turn of Ann's (she never held a tile that fits: about
+        # one first round in 3,000), and with no person at the table it waits for her to
+        # come back: a new table
+        watcher.close()
     assert m["table"]["seats"][0]["stand_in"]
     # she comes back with her token: the seat is hers again
     player = service.socket(t["id"])
