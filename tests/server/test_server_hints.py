@@ -90,10 +90,12 @@ def test_hints_are_refused_off_turn_to_spectators_and_at_tables_without_them(
     t = _one_person(service, pace_ms=60_000)  # the computers wait a minute before each move
     sock = service.socket(t["id"])
     latest = sock.hello(t["tokens"]["0"])
-    view = latest["view"]
-    if view["turn"] == 0:  # play the opening: a computer is in turn after it, for a minute
+    # play the opening: a computer is in turn after it, for a minute (unless the four
+    # others hold no tile that fits: seat 0 is in turn again, and plays again)
+    while latest["view"]["turn"] == 0:
+        view = latest["view"]
         sock.send({"type": "play", **view["legal_moves"][0], "state": latest["state"]})
-        sock.until(lambda m: m["type"] == "update")
+        latest = sock.until(lambda m: m["type"] == "update")
     sock.send({"type": "hint", "id": 2})
     refused = sock.until(lambda m: m["type"] in ("hint", "error"))
     assert (refused["type"], refused["code"], refused["reply_to"]) == ("error", "not_your_turn", 2)
