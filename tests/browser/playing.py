@@ -8,6 +8,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 FAST = "20"
 """Pace of the computer players in these tests (ms)."""
+PLAYABLE = '.table-page:not([data-pending="true"]) [data-playable="true"]'
+"""Seat 0's tiles that can be played now."""
 
 
 def new_game(page: Any, base: str) -> str:
@@ -32,7 +34,7 @@ def step(page: Any, choose: str | None = "left") -> str:
     """Do what the person at seat 0 can do now; answers what happened."""
     if page.locator("[data-round-summary]").count():
         return "summary"
-    playable = page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]')
+    playable = page.locator(PLAYABLE)
     if playable.count():
         try:
             playable.first.click(timeout=3000)
@@ -46,6 +48,22 @@ def step(page: Any, choose: str | None = "left") -> str:
         return "played"
     page.wait_for_timeout(30)
     return "wait"
+
+
+def next_round(page: Any) -> None:
+    """On a round's summary: "Next round", and wait for it to be dealt."""
+    page.click("[data-next-round]")
+    page.wait_for_selector("[data-round-summary]", state="detached")
+
+
+def my_turn(page: Any, timeout: float = 20_000) -> None:
+    """Wait until seat 0 has a tile to play. A round can end before that (in about one
+    first round in 3,000 seat 0 never holds a tile that fits): then the next is played."""
+    while True:
+        page.wait_for_selector(f"{PLAYABLE}, [data-next-round]:not([disabled])", timeout=timeout)
+        if page.locator(PLAYABLE).count():
+            return
+        next_round(page)
 
 
 def play_round(page: Any, choose: str = "left", limit: int = 2000) -> list[str]:

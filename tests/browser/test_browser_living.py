@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from .conftest import _start
-from .playing import click_new_game, step
+from .playing import PLAYABLE, click_new_game, my_turn, next_round, step
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
 PACE = "300"
@@ -272,11 +272,16 @@ def test_a_round_at_the_living_table(pages: Pages, service: Any, size: str) -> N
     flights_seen = 0
     for _ in range(3000):
         if page.locator("[data-round-summary]").count():
-            break
+            if turns and flights_seen and redraws:
+                break
+            # a round with no turn of seat 0's (it never held a tile that fits: about one
+            # first round in 3,000), or with no movement seen: the next round
+            next_round(page)
+            continue
         if page.evaluate(f"Object.keys(({FLIGHTS})()).length"):
             flights_seen += 1
             redraws += check_redraw(page, "mute")
-        if page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]').count():
+        if page.locator(PLAYABLE).count():
             check_turn(page, service, table_id, size)
             redraws += play_turn(page, size)
             turns += 1
@@ -392,10 +397,12 @@ def test_confirm_my_play_and_the_speed_are_settings_of_this_browser(
     # what moved before the setting ends its way; from now on nothing travels
     page.wait_for_function(f"Object.keys(({FLIGHTS})()).length === 0")
     for _ in range(400):
-        if page.locator('.table-page:not([data-pending="true"]) [data-playable="true"]').count():
+        if page.locator(PLAYABLE).count():
             break
         # movement off: nothing travels
         assert page.evaluate(f"Object.keys(({FLIGHTS})()).length") == 0
+        if page.locator("[data-next-round]:not([disabled])").count():
+            next_round(page)  # over before seat 0 had a tile to play (one in 3,000)
         page.wait_for_timeout(25)
     tile = page.locator('[data-playable="true"]').first.get_attribute("data-tile")
     line = page.locator("[data-line-tile]").count()
@@ -520,7 +527,7 @@ def test_a_lost_connection_shows_the_hand_unplayable_and_comes_back(
     expected = [1000, 2000, 4000, 8000, 15000, 15000, 15000]
     for (low, high), base in zip(waits, expected, strict=True):
         assert base * 0.8 <= low <= high <= min(15000, base * 1.2) and (low < high or base == 15000)
-    page.wait_for_selector('[data-playable="true"]', timeout=30_000)
+    my_turn(page, timeout=30_000)
     service.stop(kill=True)
     try:
         page.wait_for_selector('.hand[data-offline="true"]')

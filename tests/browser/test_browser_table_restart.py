@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .playing import new_game, play_round
+from .playing import my_turn, new_game, play_round
 
 
 def hand(page: Any) -> list[str]:
@@ -20,7 +20,7 @@ def test_a_restarted_service_puts_the_person_back_at_the_table(
     table_id = new_game(page, service.base)
     page.wait_for_selector("[data-tile]")
     # wait for the person's turn, so that nothing moves while the service is down
-    page.wait_for_selector('[data-playable="true"]')
+    my_turn(page)
     tiles = hand(page)
     state = service.get(f"/api/tables/{table_id}")["state"]
 
