@@ -96,6 +96,12 @@ def play_step(page: Any) -> None:
         pass  # the table moved on between looking and clicking
 
 
+def stood_in_for(service: Any, table_id: str, seat: int) -> bool:
+    """Whether a computer played for the person at ``seat`` in the table's round."""
+    events = service.get(f"/api/tables/{table_id}/view")["view"]["events"]
+    return any(e["kind"] == "played" and e["seat"] == seat and e.get("stand_in") for e in events)
+
+
 def account(page: Any) -> str:
     text: str = page.locator(".account").inner_text()
     return text
@@ -119,94 +125,103 @@ def qr_shown(page: Any, scope: str) -> bool:
 def test_five_friends_play_a_game_with_a_clock_talk_and_play_again(
     people: People, service: Any
 ) -> None:
-    host = people.open()
-    bodies: list[dict[str, Any]] = []
-    quicker(host, bodies, pace_ms=20, replace_after_ms=2000)
-    start_page(host, service.base)
-    host.fill('[data-seat-name="0"]', "Andi")
-    for seat in (1, 2, 3, 4):
-        host.select_option(f'[data-seat-kind="{seat}"]', "person")
-    assert host.input_value("[data-turn-clock]") == "60"  # friends at the table: a clock
-    host.select_option("[data-turn-clock]", "15")
-    assert host.input_value("[data-end-kind]") == "titles"
-    host.select_option("[data-end-kind]", "rounds")
-    host.fill("[data-end-n]", "1")
-    host.click("#create")
+    # The service deals at random: in about one round in 3,000 Emba's seat never holds
+    # a tile that fits once she has gone, no computer plays for her, and the game (of one
+    # round) ends without it. Then the five play again at a new table.
+    for _attempt in range(3):
+        host = people.open()
+        bodies: list[dict[str, Any]] = []
+        quicker(host, bodies, pace_ms=20, replace_after_ms=2000)
+        start_page(host, service.base)
+        host.fill('[data-seat-name="0"]', "Andi")
+        for seat in (1, 2, 3, 4):
+            host.select_option(f'[data-seat-kind="{seat}"]', "person")
+        assert host.input_value("[data-turn-clock]") == "60"  # friends at the table: a clock
+        host.select_option("[data-turn-clock]", "15")
+        assert host.input_value("[data-end-kind]") == "titles"
+        host.select_option("[data-end-kind]", "rounds")
+        host.fill("[data-end-n]", "1")
+        host.click("#create")
 
-    # the share panel: an invitation per friend, a link to copy and a QR code each
-    host.wait_for_selector(".created [data-share]")
-    body = bodies[-1]
-    assert body["turn_seconds"] == 15 and body["end"] == {"rounds": 1}
-    assert body["seats"][1:] == [{"kind": "person"}] * 4  # invited, not open to anyone
-    links = [a.get_attribute("href") for a in host.locator(".created [data-share-link]").all()]
-    assert len(links) == 4 and all("&invite=" in x for x in links), links
-    assert all(x.startswith(service.base + "/?table=") for x in links)
-    assert host.locator(".created [data-copy]").count() == 4
-    alts = [i.get_attribute("alt") for i in host.locator(".created img[data-qr]").all()]
-    assert alts == [EN["share.qr_alt"].replace("{n}", str(n)) for n in (2, 3, 4, 5)]
-    deadline = time.monotonic() + 10
-    while not qr_shown(host, ".created") and time.monotonic() < deadline:
-        host.wait_for_timeout(100)
-    assert qr_shown(host, ".created"), "the QR codes are not shown"
-    table_id = links[0].split("table=")[1].split("&")[0]
-    host.click(".created a.button")
-    host.wait_for_url(f"**/#/table/{table_id}")
-    host.wait_for_selector(".share [data-share-link]")
+        # the share panel: an invitation per friend, a link to copy and a QR code each
+        host.wait_for_selector(".created [data-share]")
+        body = bodies[-1]
+        assert body["turn_seconds"] == 15 and body["end"] == {"rounds": 1}
+        assert body["seats"][1:] == [{"kind": "person"}] * 4  # invited, not open to anyone
+        links = [a.get_attribute("href") for a in host.locator(".created [data-share-link]").all()]
+        assert len(links) == 4 and all("&invite=" in x for x in links), links
+        assert all(x.startswith(service.base + "/?table=") for x in links)
+        assert host.locator(".created [data-copy]").count() == 4
+        alts = [i.get_attribute("alt") for i in host.locator(".created img[data-qr]").all()]
+        assert alts == [EN["share.qr_alt"].replace("{n}", str(n)) for n in (2, 3, 4, 5)]
+        deadline = time.monotonic() + 10
+        while not qr_shown(host, ".created") and time.monotonic() < deadline:
+            host.wait_for_timeout(100)
+        assert qr_shown(host, ".created"), "the QR codes are not shown"
+        table_id = links[0].split("table=")[1].split("&")[0]
+        host.click(".created a.button")
+        host.wait_for_url(f"**/#/table/{table_id}")
+        host.wait_for_selector(".share [data-share-link]")
 
-    friends = {"Besse": people.open(), "Cicci": people.open()}
-    friends["Daeng"] = people.open(phone=True, lang="id")
-    friends["Emba"] = people.open()
-    for (name, page), link in zip(friends.items(), links, strict=True):
-        take_seat(page, link, name)
-    everyone = [host, *friends.values()]
+        friends = {"Besse": people.open(), "Cicci": people.open()}
+        friends["Daeng"] = people.open(phone=True, lang="id")
+        friends["Emba"] = people.open()
+        for (name, page), link in zip(friends.items(), links, strict=True):
+            take_seat(page, link, name)
+        everyone = [host, *friends.values()]
 
-    # the turn clock of the seat in turn, near its plate, on every screen
-    for page in everyone:
-        page.wait_for_selector("svg.board [data-clock]", timeout=15_000)
-        shown = page.locator("svg.board [data-clock] [data-clock-text]").first.text_content()
-        assert re.fullmatch(r"0:(1[0-5]|0\d)", shown or ""), shown
-    assert host.locator(".share [data-share]").count() == 0  # every seat is taken
+        # the turn clock of the seat in turn, near its plate, on every screen
+        for page in everyone:
+            page.wait_for_selector("svg.board [data-clock]", timeout=15_000)
+            shown = page.locator("svg.board [data-clock] [data-clock-text]").first.text_content()
+            assert re.fullmatch(r"0:(1[0-5]|0\d)", shown or ""), shown
+        assert host.locator(".share [data-share]").count() == 0  # every seat is taken
 
-    # talk: a text, a phrase (in each reader's language), words that look like HTML
-    host.fill("[data-chat-input]", "Selamat datang!")
-    host.press("[data-chat-input]", "Enter")
-    friends["Besse"].click('[data-phrase="good_luck"]')
-    tricky = '<b>bold</b><img src=x onerror="window.pwned=1">'
-    friends["Cicci"].fill("[data-chat-input]", tricky)
-    friends["Cicci"].click("[data-chat-send]")
-    for page in everyone:
-        page.wait_for_function(
-            "document.querySelectorAll('[data-chat-log] li').length >= 3", timeout=10_000
-        )
-    assert "Andi: Selamat datang!" in chat_log(friends["Emba"])
-    assert "Besse: Good luck!" in chat_log(host)
-    assert f"Besse: {ID['phrase.good_luck']}" in chat_log(friends["Daeng"])
-    assert f"Cicci: {tricky}" in chat_log(host)
-    assert host.locator("[data-chat-log] b, [data-chat-log] img").count() == 0
-    assert host.evaluate("window.pwned") is None
-    host.wait_for_selector("svg.board [data-bubble]")  # by the speakers' plates
+        # talk: a text, a phrase (in each reader's language), words that look like HTML
+        host.fill("[data-chat-input]", "Selamat datang!")
+        host.press("[data-chat-input]", "Enter")
+        friends["Besse"].click('[data-phrase="good_luck"]')
+        tricky = '<b>bold</b><img src=x onerror="window.pwned=1">'
+        friends["Cicci"].fill("[data-chat-input]", tricky)
+        friends["Cicci"].click("[data-chat-send]")
+        for page in everyone:
+            page.wait_for_function(
+                "document.querySelectorAll('[data-chat-log] li').length >= 3", timeout=10_000
+            )
+        assert "Andi: Selamat datang!" in chat_log(friends["Emba"])
+        assert "Besse: Good luck!" in chat_log(host)
+        assert f"Besse: {ID['phrase.good_luck']}" in chat_log(friends["Daeng"])
+        assert f"Cicci: {tricky}" in chat_log(host)
+        assert host.locator("[data-chat-log] b, [data-chat-log] img").count() == 0
+        assert host.evaluate("window.pwned") is None
+        host.wait_for_selector("svg.board [data-bubble]")  # by the speakers' plates
 
-    # Emba wanders off: a computer plays for them, and everyone's account says so
-    friends["Emba"].context.close()
-    people.contexts.remove(friends["Emba"].context)
-    playing = [host, friends["Besse"], friends["Cicci"], friends["Daeng"]]
-    marks = {
-        host: "A computer plays for Emba",
-        friends["Besse"]: "A computer plays for Emba",
-        friends["Cicci"]: "A computer plays for Emba",
-        friends["Daeng"]: "Komputer bermain untuk Emba",
-    }
-    seen: set[Any] = set()
-    end = time.monotonic() + 150
-    while time.monotonic() < end:
-        for page in playing:
-            play_step(page)
-            if page not in seen and marks[page] in account(page):
-                seen.add(page)
-        if all(p.locator("[data-standings]").count() for p in playing):
+        # Emba wanders off: a computer plays for them, and everyone's account says so
+        friends["Emba"].context.close()
+        people.contexts.remove(friends["Emba"].context)
+        playing = [host, friends["Besse"], friends["Cicci"], friends["Daeng"]]
+        marks = {
+            host: "A computer plays for Emba",
+            friends["Besse"]: "A computer plays for Emba",
+            friends["Cicci"]: "A computer plays for Emba",
+            friends["Daeng"]: "Komputer bermain untuk Emba",
+        }
+        seen: set[Any] = set()
+        end = time.monotonic() + 150
+        while time.monotonic() < end:
+            for page in playing:
+                play_step(page)
+                if page not in seen and marks[page] in account(page):
+                    seen.add(page)
+            if all(p.locator("[data-standings]").count() for p in playing):
+                break
+        else:
+            raise AssertionError("the game did not end in time")
+        if stood_in_for(service, table_id, 4):
             break
-    else:
-        raise AssertionError("the game did not end in time")
+        for ctx in people.contexts:
+            ctx.close()
+        people.contexts.clear()
     for page in playing:
         assert page in seen or marks[page] in account(page), marks[page]
 
