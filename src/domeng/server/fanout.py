@@ -69,7 +69,8 @@ class Fanout:
         if b.timer is not None:
             b.timer.cancel()
             b.timer = None
-        framed = Framed(encode({**b.message, "events": b.events}), shared=True)
+        text = encode({**b.message, "events": b.events})
+        framed = Framed(text, shared=len(spectators) > 1)
         for c in spectators:
             c.send_framed(framed)
         b.events, b.message, b.sent_at = [], None, self.clock.now()

@@ -260,8 +260,9 @@ class Hub(Seating, MovingOn, Hinting):
         await self.store.add_chat(t.id, said)
         heard = chat_json(said)
         t.chat.append(heard)
-        framed = Framed(encode(heard), shared=True)
-        for other in list(t.connections):
+        everyone = list(t.connections)
+        framed = Framed(encode(heard), shared=len(everyone) > 1)
+        for other in everyone:
             other.send_framed(framed)
 
     async def _back(self, t: Table, seat: int) -> None:
