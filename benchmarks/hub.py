@@ -34,11 +34,11 @@ from domeng.server.tables import Connection, Table, TableError
 async def person(hub: Hub, t: Table, c: Connection, stop_at: float) -> None:
     ready_for = 0
     while time.monotonic() < stop_at:
-        text = await c.outbox.get()
-        if text is None:
+        framed = await c.outbox.get()
+        if framed is None:
             return
-        c.sent(text)  # as the socket's writer does
-        m = json.loads(text)
+        c.sent(framed)  # as the socket's writer does
+        m = json.loads(framed.text)
         if m["type"] not in ("state", "update") or m["view"] is None:
             continue
         v = m["view"]

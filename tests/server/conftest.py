@@ -58,9 +58,9 @@ def drain(c: Connection) -> list[Json]:
     """Every message queued for a connection of the hub (taken off its outbox)."""
     out = []
     while not c.outbox.empty():
-        text = c.outbox.get_nowait()
-        if text is not None:
-            out.append(json.loads(text))
+        framed = c.outbox.get_nowait()
+        if framed is not None:
+            out.append(json.loads(framed.text))
     return out
 
 

@@ -9,23 +9,28 @@ import json
 from websockets.frames import Frame, Opcode
 
 from domeng.server.clock import FakeClock
-from domeng.server.connection import Connection, frame
+from domeng.server.connection import Connection
 from domeng.server.fanout import Fanout
+from domeng.server.frames import Framed, frame
 
 from .conftest import drain
 
 
 class Socket:
-    """A socket's ``write_frame``: takes frames while ``open``, keeps what it took."""
+    """A socket that takes frames while ``open`` and keeps what it took (plain ones: its
+    client did not agree to compression)."""
 
     def __init__(self) -> None:
         self.open = True
         self.frames: list[bytes] = []
 
-    def __call__(self, data: bytes) -> bool:
+    def write_frame(self, framed: Framed) -> bool:
         if self.open:
-            self.frames.append(data)
+            self.frames.append(framed.plain)
         return self.open
+
+    async def send_frame(self, framed: Framed) -> None:
+        raise AssertionError("not used here: the outbox is drained by the test")
 
     def texts(self) -> list[str]:
         return [payload(f).decode() for f in self.frames]

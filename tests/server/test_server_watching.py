@@ -12,15 +12,21 @@ from typing import Any
 
 from domeng.server import SQLiteStorage
 from domeng.server.bodies import NewTable
+from domeng.server.frames import Framed
 from domeng.server.hub import Hub
 from domeng.server.tables import QUEUE_LIMIT, Connection, Table
+
+
+def text_of(framed: Framed | None) -> str | None:
+    """What the outbox holds, as the text it sends (None: the writer closes)."""
+    return None if framed is None else framed.text
 
 
 def test_a_connection_too_far_behind_gets_an_error_then_is_closed() -> None:
     c = Connection()
     for n in range(QUEUE_LIMIT + 5):
         c.send({"type": "pong", "reply_to": n, "state": 0})
-    queued = [c.outbox.get_nowait() for _ in range(c.outbox.qsize())]
+    queued = [text_of(c.outbox.get_nowait()) for _ in range(c.outbox.qsize())]
     assert queued[-1] is None  # the writer closes after what is queued
     error = json.loads(queued[-2] or "")
     assert error["type"] == "error"
@@ -117,7 +123,7 @@ def test_a_connection_too_many_characters_behind_is_closed_too() -> None:
     for _ in range(QUEUE_BYTES // len(big) + 2):
         c.send({"type": "pong", "pad": big})
     assert c.closed and c.close_code == 1008
-    texts = [c.outbox.get_nowait() for _ in range(c.outbox.qsize())]
+    texts = [text_of(c.outbox.get_nowait()) for _ in range(c.outbox.qsize())]
     assert json.loads(texts[-2] or "")["code"] == "too_far_behind"
     assert len(texts) - 2 <= QUEUE_BYTES // len(big)  # far fewer than QUEUE_LIMIT messages
 
@@ -149,7 +155,7 @@ def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
         encoded.clear()
         hub.broadcast(t, events=[])
         hub.fanout.flush(t.id, watchers)  # the spectators' batch goes out now
-        texts = {c.outbox.get_nowait() for c in watchers}
+        texts = {text_of(c.outbox.get_nowait()) for c in watchers}
         await hub.close()
         return len(encoded), len(texts)
 

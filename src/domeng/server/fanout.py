@@ -3,7 +3,8 @@
 A table played at full speed changes hundreds of times a second; a person at the
 table gets every change at once, but a crowd of spectators gets them gathered —
 the events of several moves in one ``update``, with the table and view as they
-are after the last, encoded and framed once for them all. A batch goes out before
+are after the last, encoded and framed once for them all (compressed, for the
+clients that agreed to it: :mod:`.frames`). A batch goes out before
 anything else a spectator is sent (a ``seats`` message, the ``state`` of a
 ``sync``), so every spectator's running account stays whole and in order. At a
 table whose rounds follow each other faster than :data:`BATCH` (computer players at
@@ -18,8 +19,9 @@ import math
 from dataclasses import dataclass, field
 
 from .clock import Clock, Timer
-from .connection import Connection, encode, frame
+from .connection import Connection, encode
 from .documents import Json
+from .frames import Framed
 
 BATCH = 0.1
 """The shortest time between two updates to a table's spectators, in seconds."""
@@ -68,9 +70,9 @@ class Fanout:
             b.timer.cancel()
             b.timer = None
         text = encode({**b.message, "events": b.events})
-        framed = frame(text)
+        framed = Framed(text, shared=len(spectators) > 1)
         for c in spectators:
-            c.send_text(text, framed)
+            c.send_framed(framed)
         b.events, b.message, b.sent_at = [], None, self.clock.now()
 
     def forget(self, table_id: str) -> None:

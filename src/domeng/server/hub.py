@@ -31,9 +31,10 @@ from domeng.engine import End, IllegalMoveError, Move, Played, move, parse_tile,
 
 from .chat import Chat
 from .clock import Clock, LoopClock, Timer
-from .connection import encode, frame
+from .connection import encode
 from .documents import Json
 from .fanout import Fanout
+from .frames import Framed
 from .hinting import Hinting
 from .hubbase import log
 from .limits import Connections, Limits
@@ -187,7 +188,7 @@ class Hub(Seating, MovingOn, Hinting):
             return
         table = t.public_json()
         shared = t.shared_view_json() if kind != "seats" else None  # once for every seat
-        texts: dict[int | None, str] = {}
+        texts: dict[int | None, Framed] = {}
         spectators = list(t.watching)
         if kind == "seats":
             self.fanout.flush(t.id, spectators)
@@ -201,8 +202,8 @@ class Hub(Seating, MovingOn, Hinting):
             }
             self.fanout.update(t.id, spectators, message)
         for c in list(t.seated) + (spectators if kind == "seats" else []):
-            text = texts.get(c.seat)
-            if text is None:
+            framed = texts.get(c.seat)
+            if framed is None:
                 if kind == "seats":
                     message = {"type": "seats", "state": t.state, "table": table}
                 else:
@@ -213,8 +214,8 @@ class Hub(Seating, MovingOn, Hinting):
                         "table": table,
                         "view": t.view_json(c.seat, with_events=False, shared=shared),
                     }
-                text = texts[c.seat] = encode(message)
-            c.send_text(text)
+                framed = texts[c.seat] = Framed(encode(message), shared=c.seat is None)
+            c.send_framed(framed)
 
     # -- actions ----------------------------------------------------------------
 
@@ -259,10 +260,10 @@ class Hub(Seating, MovingOn, Hinting):
         await self.store.add_chat(t.id, said)
         heard = chat_json(said)
         t.chat.append(heard)
-        text = encode(heard)
-        framed = frame(text)
-        for other in list(t.connections):
-            other.send_text(text, framed)
+        everyone = list(t.connections)
+        framed = Framed(encode(heard), shared=len(everyone) > 1)
+        for other in everyone:
+            other.send_framed(framed)
 
     async def _back(self, t: Table, seat: int) -> None:
         s = t.seats[seat]

@@ -10,11 +10,13 @@ or silent client (slowloris) cannot use up the open files.
 
 WebSocket (``AbortingWebSocket``): when the service gives up on a client that does not
 read (its queue full, a send stalled), the socket is aborted, not closed: a close
-would wait for the unread bytes to drain, which they never do. And a message the hub
-has framed once for many connections is written straight to each socket that takes it
-at once (``write_frame``, offered to the app as the ASGI extension ``domeng.frames``):
-one ``update`` to 500 spectators costs 500 socket writes, not 500 trips through the
-ASGI send.
+would wait for the unread bytes to drain, which they never do. A message the hub has
+framed once for many connections is written straight to each socket that takes it at
+once (``write_frame``, the socket itself offered to the app as the ASGI extension
+``domeng.frames``): one ``update`` to 500 spectators costs 500 socket writes, not 500
+trips through the ASGI send. The socket agrees to permessage-deflate only with
+``server_no_context_takeover`` (each message compressed on its own), and tells
+``write_frame`` which of a message's frames it takes (:mod:`.frames`).
 """
 
 from __future__ import annotations
@@ -28,7 +30,14 @@ from typing import Any
 import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
 from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from .frames import WINDOW_BITS, Framed
 
 HEADER_TIMEOUT = 10.0
 BODY_IDLE = 10.0
@@ -152,16 +161,38 @@ class AbortingWebSocket(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol, aborting the socket of a client the service gave up
     on while bytes still wait to be written to it, and writing framed messages."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # permessage-deflate, each message on its own both ways (no window kept per
+        # connection): what uvicorn offers keeps the service's context, which would make
+        # a message compressed once for many connections wrong for each of them
+        deflate = ServerPerMessageDeflateFactory(
+            server_no_context_takeover=True,
+            client_no_context_takeover=True,
+            compress_settings={"memLevel": 5},
+        )
+        self.conn = ServerProtocol(
+            extensions=[deflate], max_size=self.config.ws_max_size, logger=self.conn.logger
+        )
+        self.deflate = False
+        """The client agreed to compressed frames the service makes once for many."""
+
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
+        self.deflate = any(
+            isinstance(e, PerMessageDeflate)
+            and e.local_no_context_takeover
+            and e.local_max_window_bits >= WINDOW_BITS
+            for e in self.conn.extensions
+        )
         scope = getattr(self, "scope", None)
         if scope is not None:  # accepted (a refused handshake has no app to tell)
-            scope["extensions"][FRAMES] = self.write_frame
+            scope["extensions"][FRAMES] = self
 
-    def write_frame(self, frame: bytes) -> bool:
-        """Write ``frame`` (a whole text frame, see ``connection.frame``) if the socket
+    def write_frame(self, framed: Framed) -> bool:
+        """Write the message's frame (compressed if the client agreed to it) if the socket
         is open and takes it without waiting; else nothing, and answer False (the
-        caller queues it for the ASGI send, which waits)."""
+        caller queues it, and its writer waits: :meth:`send_frame`)."""
         if (
             not self.writable.is_set()
             or self.disconnected
@@ -170,8 +201,15 @@ class AbortingWebSocket(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
-        self.transport.write(frame)
+        self.transport.write(framed.deflated if self.deflate else framed.plain)
         return True
+
+    async def send_frame(self, framed: Framed) -> None:
+        """Write the message's frame once the socket takes it; raises ConnectionError if
+        the socket is closing or closed."""
+        await self.writable.wait()
+        if not self.write_frame(framed):
+            raise ConnectionError("the WebSocket is closing")
 
     async def run_asgi(self) -> None:
         await super().run_asgi()

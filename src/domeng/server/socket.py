@@ -127,14 +127,17 @@ async def _read(ws: WebSocket, hub: Hub, t: Table, c: Connection) -> None:
 async def _write(ws: WebSocket, c: Connection) -> None:
     try:
         while True:
-            text = await c.outbox.get()
-            if text is None:
+            framed = await c.outbox.get()
+            if framed is None:
                 break
             c.busy = True  # what comes meanwhile waits behind it (connection.py)
             async with asyncio.timeout(SEND_TIMEOUT):  # in this task (wait_for would start one)
-                await ws.send_text(text)
+                if c.sink is not None:
+                    await c.sink.send_frame(framed)
+                else:
+                    await ws.send_text(framed.text)
             c.busy = False
-            c.sent(text)
+            c.sent(framed)
     except Exception:
         c.closed = True
         c.close_code = 1008

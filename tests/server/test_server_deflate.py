@@ -1,0 +1,156 @@
+"""permessage-deflate: a long message for many connections is compressed once, each
+message on its own (no context taken over), and read back whole by a client that
+agreed to it; a client that did not gets every frame plain."""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import os
+import socket
+import time
+import zlib
+from typing import Any
+from urllib.parse import urlsplit
+
+from websockets.extensions.permessage_deflate import PerMessageDeflate
+from websockets.frames import Frame, Opcode
+
+from domeng.server.frames import ALONE_FROM, SHARED_FROM, Framed, frame
+
+Json = dict[str, Any]
+
+
+def _read_back(data: bytes) -> str:
+    """A server's frame as a client that agreed to permessage-deflate reads it (the
+    ``websockets`` library's own decoder), whether compressed or not."""
+    n = data[1] & 0x7F
+    start = 2 if n < 126 else 4 if n == 126 else 10
+    assert data[0] & 0x8F == 0x81 and not data[1] & 0x80  # FIN, text, not masked
+    got = Frame(Opcode.TEXT, data[start:], rsv1=bool(data[0] & 0x40))
+    reader = PerMessageDeflate(True, False, 15, 15)  # the client's: no server context
+    return bytes(reader.decode(got).data).decode()
+
+
+def test_a_long_shared_message_is_compressed_and_reads_back_the_same() -> None:
+    events = [
+        {"kind": "played", "seat": n % 5, "text": f"Besse plays [6|{n % 7}]"} for n in range(400)
+    ]
+    text = json.dumps({"type": "update", "events": events})
+    framed = Framed(text, shared=True)
+    assert framed.deflated[0] == 0xC1  # compressed (RSV1)
+    assert len(framed.deflated) * 5 < len(framed.plain)
+    assert _read_back(framed.deflated) == text == _read_back(framed.plain)
+    assert framed.plain[0] == 0x81 and framed.plain == frame(text)
+
+
+def test_short_messages_and_ones_for_one_connection_stay_plain() -> None:
+    short = "x" * (SHARED_FROM - 1)
+    assert Framed(short, shared=True).deflated == frame(short)
+    personal = "é" * (ALONE_FROM // 2)  # a few kilobytes, for one connection
+    assert Framed(personal).deflated == frame(personal)
+    long = "y" * ALONE_FROM
+    assert Framed(long).deflated[0] == 0xC1 and _read_back(Framed(long).deflated) == long
+
+
+def test_messages_compressed_on_their_own_read_back_in_any_order() -> None:
+    # the same compressed bytes go to every connection, between plain frames and
+    # frames compressed for that connection alone: each is read without the others
+    texts = [json.dumps({"n": n, "pad": "abc" * (200 * n)}) for n in range(1, 6)]
+    frames = [Framed(t, shared=n % 2 == 0) for n, t in enumerate(texts)]
+    reader = PerMessageDeflate(True, False, 15, 15)
+    for f, t in zip(reversed(frames), reversed(texts), strict=True):
+        data = f.deflated
+        n = data[1] & 0x7F
+        start = 2 if n < 126 else 4 if n == 126 else 10
+        got = reader.decode(Frame(Opcode.TEXT, data[start:], rsv1=bool(data[0] & 0x40)))
+        assert bytes(got.data).decode() == t
+
+
+def _masked(text: str) -> bytes:
+    data = text.encode()
+    mask = os.urandom(4)
+    assert len(data) < 126
+    return (
+        bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+    )
+
+
+def _frames(s: socket.socket, buf: bytearray, until: float) -> Any:
+    """The server's frames as (first byte, payload), read off a raw socket."""
+    while time.monotonic() < until:
+        while len(buf) >= 2:
+            n = buf[1] & 0x7F
+            start = 2 if n < 126 else 4 if n == 126 else 10
+            if len(buf) < start:
+                break
+            if n == 126:
+                n = int.from_bytes(buf[2:4], "big")
+            elif n == 127:
+                n = int.from_bytes(buf[2:10], "big")
+            if len(buf) < start + n:
+                break
+            yield buf[0], bytes(buf[start : start + n])
+            del buf[: start + n]
+        chunk = s.recv(1 << 16)
+        if not chunk:
+            return
+        buf += chunk
+
+
+def _watch(
+    service: Any, table_id: str, extensions: str | None
+) -> tuple[str, list[tuple[int, bytes]]]:
+    """Watch a table over a raw socket for a moment: the handshake's answer and the
+    data frames received."""
+    u = urlsplit(service.base)
+    s = socket.create_connection((u.hostname or "127.0.0.1", u.port or 80), timeout=10)
+    with s:
+        key = base64.b64encode(os.urandom(16)).decode()
+        offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
+        s.sendall(
+            (
+                f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: {u.netloc}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\n{offer}\r\n"
+            ).encode()
+        )
+        buf = bytearray()
+        while b"\r\n\r\n" not in buf:
+            buf += s.recv(4096)
+        head, _, rest = bytes(buf).partition(b"\r\n\r\n")
+        s.sendall(_masked(json.dumps({"type": "hello"})))
+        got = [
+            (b, p) for b, p in _frames(s, bytearray(rest), time.monotonic() + 3) if b & 0x0F == 1
+        ]
+        return head.decode("latin-1"), got
+
+
+def test_a_crowd_that_agreed_gets_the_batches_compressed_and_whole(service: Any) -> None:
+    seats = [{"kind": "computer", "level": "random"}] * 5
+    t = service.new_table(seats, pace_ms=0, stand_in=None)
+    head, got = _watch(service, t["id"], "permessage-deflate; client_max_window_bits")
+    assert "server_no_context_takeover" in head.lower()
+    messages = []
+    for first, payload in got:
+        if first & 0x40:  # compressed on its own: a fresh reader for each
+            payload = zlib.decompressobj(wbits=-15).decompress(payload + b"\x00\x00\xff\xff")
+        messages.append(json.loads(payload))
+    compressed = [first for first, _ in got if first & 0x40]
+    assert compressed, "a table at full speed sends its watchers long batches"
+    updates = [m for m in messages if m["type"] == "update"]
+    assert len(updates) >= 5
+    # every batch holds the events after the last, in order: nothing lost in compression
+    indexes = [(e["round"], e["index"]) for m in updates for e in m["events"]]
+    for a, b in itertools.pairwise(indexes):
+        assert b == (a[0], a[1] + 1) or (b[0] > a[0] and b[1] == 0), (a, b)
+
+
+def test_a_client_that_did_not_agree_gets_every_frame_plain(service: Any) -> None:
+    seats = [{"kind": "computer", "level": "random"}] * 5
+    t = service.new_table(seats, pace_ms=0, stand_in=None)
+    head, got = _watch(service, t["id"], None)
+    assert "permessage-deflate" not in head.lower()
+    assert got and all(first == 0x81 for first, _ in got)
+    assert all(json.loads(p)["type"] for _, p in got)
