@@ -141,7 +141,8 @@ async def one_run(
         t = (await http.post("/api/tables", json={"seats": seats, "pace_ms": 0})).json()
         url = base.replace("http://", "ws://") + f"/ws/tables/{t['id']}"
         counts: list[int] = []
-        stop_at = time.monotonic() + seconds + 5  # the first seconds: connecting
+        # the first seconds: connecting; the spectators stay a second after the readings
+        stop_at = time.monotonic() + 5 + seconds + 1
         tasks = [asyncio.create_task(watch(url, stop_at, counts)) for _ in range(spectators)]
         # the table's pace is read in a thread of its own, on time even when this
         # script's loop is slow with its spectators' messages
@@ -149,7 +150,7 @@ async def one_run(
         own = time.process_time()
         await asyncio.gather(*tasks)
         own = time.process_time() - own
-        return await speed, sum(counts) / (seconds + 5), own / (seconds + 5)
+        return await speed, sum(counts) / (seconds + 6), own / (seconds + 6)
 
 
 def moves_a_second(base: str, table_id: str, seconds: float) -> float:

@@ -11,6 +11,7 @@ import os
 import socket
 import time
 import zlib
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -100,13 +101,23 @@ def _frames(s: socket.socket, buf: bytearray, until: float) -> Any:
 
 
 def _watch(
-    service: Any, table_id: str, extensions: str | None
+    service: Any,
+    table_id: str,
+    extensions: str | None,
+    *,
+    after_hello: Callable[[], None] | None = None,
+    seconds: float = 3.0,
 ) -> tuple[str, list[tuple[int, bytes]]]:
-    """Watch a table over a raw socket for a moment: the handshake's answer and the
-    data frames received."""
+    """Watch a table over a raw socket for a moment (another spectator watching too, so
+    that the batches go to several connections): the handshake's answer and the data
+    frames received. ``after_hello`` is called before it reads anything."""
     u = urlsplit(service.base)
-    s = socket.create_connection((u.hostname or "127.0.0.1", u.port or 80), timeout=10)
+    other = service.socket(table_id)
+    other.hello()
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(10)
     with s:
+        s.connect((u.hostname or "127.0.0.1", u.port or 80))
         key = base64.b64encode(os.urandom(16)).decode()
         offer = f"Sec-WebSocket-Extensions: {extensions}\r\n" if extensions else ""
         s.sendall(
@@ -118,39 +129,106 @@ def _watch(
         )
         buf = bytearray()
         while b"\r\n\r\n" not in buf:
-            buf += s.recv(4096)
+            chunk = s.recv(4096)
+            assert chunk, f"the service closed during the handshake: {bytes(buf)!r}"
+            buf += chunk
         head, _, rest = bytes(buf).partition(b"\r\n\r\n")
         s.sendall(_masked(json.dumps({"type": "hello"})))
-        got = [
-            (b, p) for b, p in _frames(s, bytearray(rest), time.monotonic() + 3) if b & 0x0F == 1
-        ]
-        return head.decode("latin-1"), got
+        if after_hello is not None:
+            after_hello()
+        until = time.monotonic() + seconds
+        got = [(b, p) for b, p in _frames(s, bytearray(rest), until) if b & 0x0F == 1]
+    other.close()
+    return head.decode("latin-1"), got
 
 
-def test_a_crowd_that_agreed_gets_the_batches_compressed_and_whole(service: Any) -> None:
-    seats = [{"kind": "computer", "level": "random"}] * 5
-    t = service.new_table(seats, pace_ms=0, stand_in=None)
-    head, got = _watch(service, t["id"], "permessage-deflate; client_max_window_bits")
-    assert "server_no_context_takeover" in head.lower()
+def _read_all(got: list[tuple[int, bytes]]) -> list[Json]:
+    """The messages of the frames, as a client that agreed reads them: each compressed
+    one with a fresh reader (no context is kept), plain ones as they are."""
     messages = []
     for first, payload in got:
-        if first & 0x40:  # compressed on its own: a fresh reader for each
+        if first & 0x40:
+            assert not payload.endswith(b"\x00\x00\xff\xff")  # left off (RFC 7692, 7.2.1)
             payload = zlib.decompressobj(wbits=-15).decompress(payload + b"\x00\x00\xff\xff")
         messages.append(json.loads(payload))
-    compressed = [first for first, _ in got if first & 0x40]
-    assert compressed, "a table at full speed sends its watchers long batches"
+    return messages
+
+
+def _whole_and_in_order(messages: list[Json]) -> None:
+    """Every batch holds the events after the last, in order: nothing lost."""
     updates = [m for m in messages if m["type"] == "update"]
     assert len(updates) >= 5
-    # every batch holds the events after the last, in order: nothing lost in compression
     indexes = [(e["round"], e["index"]) for m in updates for e in m["events"]]
     for a, b in itertools.pairwise(indexes):
         assert b == (a[0], a[1] + 1) or (b[0] > a[0] and b[1] == 0), (a, b)
 
 
-def test_a_client_that_did_not_agree_gets_every_frame_plain(service: Any) -> None:
+def _fast_table(service: Any) -> Json:
     seats = [{"kind": "computer", "level": "random"}] * 5
-    t = service.new_table(seats, pace_ms=0, stand_in=None)
+    table: Json = service.new_table(seats, pace_ms=0, stand_in=None)
+    return table
+
+
+def test_a_crowd_that_agreed_gets_the_batches_compressed_and_whole(service: Any) -> None:
+    t = _fast_table(service)
+    head, got = _watch(service, t["id"], "permessage-deflate; client_max_window_bits")
+    assert "server_no_context_takeover" in head.lower()
+    assert "client_no_context_takeover" in head.lower()
+    compressed = [first for first, _ in got if first & 0x40]
+    assert compressed, "a table at full speed sends its watchers long batches"
+    _whole_and_in_order(_read_all(got))
+
+
+def test_a_client_that_did_not_agree_gets_every_frame_plain(service: Any) -> None:
+    t = _fast_table(service)
     head, got = _watch(service, t["id"], None)
     assert "permessage-deflate" not in head.lower()
     assert got and all(first == 0x81 for first, _ in got)
-    assert all(json.loads(p)["type"] for _, p in got)
+    _whole_and_in_order([json.loads(p) for _, p in got])
+
+
+def test_a_client_that_asked_for_a_smaller_window_gets_every_frame_plain(service: Any) -> None:
+    # the batches are compressed with a 2**15-byte window: read with a smaller one, they
+    # would fail ("invalid distance too far back")
+    t = _fast_table(service)
+    head, got = _watch(service, t["id"], "permessage-deflate; server_max_window_bits=10")
+    assert "server_max_window_bits=10" in head.lower()
+    assert got and all(first == 0x81 for first, _ in got)
+    _whole_and_in_order([json.loads(p) for _, p in got])
+
+
+def test_what_waits_for_a_slow_reader_is_written_whole_in_order(
+    service: Any, monkeypatch: Any
+) -> None:
+    # the socket's buffer is full for a second (as when its client reads slowly): the
+    # batches wait in its queue and its writer waits for the socket (send_frame), then
+    # they come whole, compressed, and in order
+    from domeng.server.protocols import AbortingWebSocket
+
+    made: list[AbortingWebSocket] = []
+    waited: list[bool] = []
+    real_connect, real_send = AbortingWebSocket.handle_connect, AbortingWebSocket.send_frame
+
+    def recorded(self: AbortingWebSocket, event: Any) -> None:
+        real_connect(self, event)
+        made.append(self)
+
+    async def counted(self: AbortingWebSocket, framed: Framed) -> None:
+        waited.append(self.deflate)
+        await real_send(self, framed)
+
+    monkeypatch.setattr(AbortingWebSocket, "handle_connect", recorded)
+    monkeypatch.setattr(AbortingWebSocket, "send_frame", counted)
+
+    def full_for_a_second() -> None:
+        sock = made[-1]  # the raw socket's (the other spectator connected before it)
+        sock.loop.call_soon_threadsafe(sock.pause_writing)
+        time.sleep(1.0)
+        sock.loop.call_soon_threadsafe(sock.resume_writing)
+
+    t = _fast_table(service)
+    offer = "permessage-deflate; client_max_window_bits"
+    _, got = _watch(service, t["id"], offer, after_hello=full_for_a_second, seconds=4)
+    assert True in waited, "nothing waited for the socket"
+    assert any(first & 0x40 for first, _ in got)
+    _whole_and_in_order(_read_all(got))

@@ -26,6 +26,7 @@ import contextlib
 import dataclasses
 import random
 import secrets
+from collections import Counter
 
 from domeng.engine import End, IllegalMoveError, Move, Played, move, parse_tile, tile_name
 
@@ -201,7 +202,9 @@ class Hub(Seating, MovingOn, Hinting):
                 "view": t.view_json(None, with_events=False, shared=shared),
             }
             self.fanout.update(t.id, spectators, message)
-        for c in list(t.seated) + (spectators if kind == "seats" else []):
+        targets = list(t.seated) + (spectators if kind == "seats" else [])
+        sharing = Counter(c.seat for c in targets)  # connections that get each text
+        for c in targets:
             framed = texts.get(c.seat)
             if framed is None:
                 if kind == "seats":
@@ -214,7 +217,8 @@ class Hub(Seating, MovingOn, Hinting):
                         "table": table,
                         "view": t.view_json(c.seat, with_events=False, shared=shared),
                     }
-                framed = texts[c.seat] = Framed(encode(message), shared=c.seat is None)
+                framed = Framed(encode(message), shared=sharing[c.seat] > 1)
+                texts[c.seat] = framed
             c.send_framed(framed)
 
     # -- actions ----------------------------------------------------------------

@@ -154,7 +154,8 @@ class DeadlineHTTP(HttpToolsProtocol):
 
 
 FRAMES = "domeng.frames"
-"""The ASGI extension (in a WebSocket's scope) that holds its ``write_frame``."""
+"""The ASGI extension (in a WebSocket's scope) that holds the socket itself, for its
+``write_frame`` and ``send_frame``."""
 
 
 class AbortingWebSocket(WebSocketsSansIOProtocol):
@@ -180,11 +181,9 @@ class AbortingWebSocket(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         self.deflate = any(
-            isinstance(e, PerMessageDeflate)
-            and e.local_no_context_takeover
-            and e.local_max_window_bits >= WINDOW_BITS
+            isinstance(e, PerMessageDeflate) and e.local_max_window_bits >= WINDOW_BITS
             for e in self.conn.extensions
-        )
+        )  # a client that asked for a smaller window gets the service's frames plain
         scope = getattr(self, "scope", None)
         if scope is not None:  # accepted (a refused handshake has no app to tell)
             scope["extensions"][FRAMES] = self
@@ -207,9 +206,12 @@ class AbortingWebSocket(WebSocketsSansIOProtocol):
     async def send_frame(self, framed: Framed) -> None:
         """Write the message's frame once the socket takes it; raises ConnectionError if
         the socket is closing or closed."""
-        await self.writable.wait()
-        if not self.write_frame(framed):
-            raise ConnectionError("the WebSocket is closing")
+        while True:
+            await self.writable.wait()
+            if self.write_frame(framed):
+                return
+            if self.writable.is_set():  # not a full buffer: the socket is closing or closed
+                raise ConnectionError("the WebSocket is closing")
 
     async def run_asgi(self) -> None:
         await super().run_asgi()
@@ -224,5 +226,5 @@ class AbortingWebSocket(WebSocketsSansIOProtocol):
 def config(app: Any, **options: Any) -> uvicorn.Config:
     """A uvicorn configuration for ``app`` with the service's protocols and limits."""
     options.setdefault("ws_max_size", 65_536)
-    options.setdefault("ws_per_message_deflate", False)
+    options.setdefault("ws_per_message_deflate", False)  # the protocol offers its own
     return uvicorn.Config(app, http=DeadlineHTTP, ws=AbortingWebSocket, **options)
