@@ -12,6 +12,7 @@ import concurrent.futures
 import contextlib
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Coroutine, Iterator
@@ -131,6 +132,18 @@ class Socket:
 
     def close(self) -> None:
         self.stack.close()
+
+
+def client_frame(text: str) -> bytes:
+    """A masked WebSocket text frame, as a client sends it (for a raw socket)."""
+    data = text.encode()
+    mask = os.urandom(4)
+    head = bytes([0x81])
+    if len(data) < 126:
+        head += bytes([0x80 | len(data)])
+    else:
+        head += bytes([0x80 | 126]) + len(data).to_bytes(2, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
 def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.Thread, str]:

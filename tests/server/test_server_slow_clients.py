@@ -21,7 +21,7 @@ import uvicorn
 from domeng.server import protocols
 from domeng.server.protocols import AbortingWebSocket
 
-from .conftest import start_service
+from .conftest import client_frame, start_service
 
 SHORT = 0.4  # the deadlines in these tests, in seconds
 
@@ -155,18 +155,6 @@ def test_a_person_s_requests_are_untouched_also_on_a_kept_connection(base: str) 
         assert client.get(f"/api/tables/{r.json()['id']}").status_code == 200
 
 
-def _frame(text: str) -> bytes:
-    """A masked WebSocket text frame, as a client sends it."""
-    data = text.encode()
-    mask = os.urandom(4)
-    head = bytes([0x81])
-    if len(data) < 126:
-        head += bytes([0x80 | len(data)])
-    else:
-        head += bytes([0x80 | 126]) + len(data).to_bytes(2, "big")
-    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-
-
 def test_a_websocket_client_that_never_reads_is_aborted(
     running: uvicorn.Server, base: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -191,11 +179,11 @@ def test_a_websocket_client_that_never_reads_is_aborted(
         while b"\r\n\r\n" not in head:
             head += s.recv(1)
         assert head.startswith(b"HTTP/1.1 101"), head
-        s.sendall(_frame(json.dumps({"type": "hello"})))
+        s.sendall(client_frame(json.dumps({"type": "hello"})))
         # asks for the whole table again and again, and reads nothing
         try:
             for i in range(400):
-                s.sendall(_frame(json.dumps({"type": "sync", "id": i})))
+                s.sendall(client_frame(json.dumps({"type": "sync", "id": i})))
         except OSError:
             pass
         # given up (its sends stalled), its socket leaves the service, though the
@@ -210,4 +198,4 @@ def test_a_websocket_client_that_never_reads_is_aborted(
             while time.monotonic() < deadline:
                 if not s.recv(65536):
                     break  # a close after all was drained: not what a reset is
-            s.sendall(_frame(json.dumps({"type": "ping"})))
+            s.sendall(client_frame(json.dumps({"type": "ping"})))
