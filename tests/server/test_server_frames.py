@@ -5,6 +5,7 @@ encoded and framed once."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from websockets.frames import Frame, Opcode
 
@@ -13,20 +14,22 @@ from domeng.server.connection import Connection
 from domeng.server.fanout import Fanout
 from domeng.server.frames import Framed, frame
 
-from .conftest import drain
+from .conftest import drain, run_apart
+from .test_server_watching import computer_table
 
 
 class Socket:
-    """A socket that takes frames while ``open`` and keeps what it took (plain ones: its
-    client did not agree to compression)."""
+    """A socket that takes frames while ``open`` and keeps what it took: plain ones, or
+    the compressed ones when its client agreed to compression (``deflate``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, deflate: bool = False) -> None:
         self.open = True
+        self.deflate = deflate
         self.frames: list[bytes] = []
 
     def write_frame(self, framed: Framed) -> bool:
         if self.open:
-            self.frames.append(framed.plain)
+            self.frames.append(framed.deflated if self.deflate else framed.plain)
         return self.open
 
     async def send_frame(self, framed: Framed) -> None:
@@ -97,3 +100,31 @@ def test_the_spectators_batch_is_framed_once_for_them_all() -> None:
     sent = [s.frames[0] for s in socks]
     assert all(f is sent[0] for f in sent)  # the same bytes, not equal copies
     assert json.loads(socks[3].texts()[0])["events"] == ["a"]
+
+
+COMPRESSED, PLAIN = 0xC1, 0x81  # a frame's first byte
+
+
+def test_a_batch_for_several_spectators_is_compressed_and_for_one_is_not() -> None:
+    # 2,000 characters: past the mark for several connections, short of one's alone
+    message = {"type": "update", "state": 1, "events": ["e" * 2_000], "table": {}, "view": {}}
+    for crowd, first in ((2, COMPRESSED), (1, PLAIN)):
+        socks = [Socket(deflate=True) for _ in range(crowd)]
+        Fanout(FakeClock()).update("t", [Connection(s) for s in socks], message)
+        assert [s.frames[0][0] for s in socks] == [first] * crowd
+
+
+def test_the_seats_message_is_compressed_when_two_connections_share_it(tmp_path: Path) -> None:
+    async def main(watchers: int) -> list[int]:
+        hub, t = await computer_table(tmp_path / str(watchers), pace_ms=60_000)
+        socks = [Socket(deflate=True) for _ in range(watchers)]
+        for s in socks:
+            hub.hello(t, Connection(s), None)
+        for s in socks:
+            s.frames.clear()
+        hub.broadcast(t, events=[], kind="seats")  # the table (over 2,000 characters)
+        await hub.close()
+        return [s.frames[-1][0] for s in socks]
+
+    assert run_apart(lambda: main(2)) == [COMPRESSED, COMPRESSED]
+    assert run_apart(lambda: main(1)) == [PLAIN]
