@@ -287,16 +287,13 @@ class SQLiteStorage(SQLiteHistory, Storage):
 
     def add_play(self, table_id: str, number: int, index: int, play: StoredPlay) -> None:
         with self._tx() as db:
-            (dealt,) = db.execute(
-                "SELECT COUNT(*) FROM deals WHERE table_id = ? AND number = ?",
+            dealt, played = db.execute(  # one statement: a play is the busiest write
+                "SELECT (SELECT COUNT(*) FROM deals WHERE table_id = ?1 AND number = ?2), "
+                "(SELECT COUNT(*) FROM plays WHERE table_id = ?1 AND number = ?2)",
                 (table_id, number),
             ).fetchone()
             if not dealt:
                 raise StorageError(f"round {number} of table {table_id!r} is not dealt")
-            (played,) = db.execute(
-                "SELECT COUNT(*) FROM plays WHERE table_id = ? AND number = ?",
-                (table_id, number),
-            ).fetchone()
             if index < played:
                 raise StorageError(f"play {index} of round {number} is stored already")
             if index != played:

@@ -30,7 +30,7 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from .base import Storage, StoredChat, StoredDeal, StoredPlay, StoredSeat, StoredTable
 
@@ -101,10 +101,7 @@ class StorageWriter:
             raise RuntimeError("the storage is closed")
         loop = asyncio.get_running_loop()
         if self.on_loop and quick and self._draining is None:  # nothing waits: made now
-            ((ok, value),) = self._batch([functools.partial(call, *args)])
-            if ok:
-                return cast(T, value)
-            raise value
+            return call(*args)  # a write alone is its own transaction: no batch around it
         future: asyncio.Future[T] = loop.create_future()
         c = _Call(functools.partial(call, *args), loop, future, quick)
         if self.on_loop:
