@@ -235,6 +235,19 @@ def check_deal(hands: Sequence[TileSet], unused: TileSet) -> None:
         raise ValueError("the deal does not hold all 28 tiles")
 
 
+def extend_line(line: list[tuple[int, int]], e: Played) -> None:
+    """Put the tile of play ``e`` on ``line`` (left to right, each tile as the pair of
+    numbers it shows): the opening tile high number first, a tile on the left end
+    before the others, one on the right end after them, its matching number inwards."""
+    t = e.tile
+    if e.opening:
+        line.append((HIGH[t], LOW[t]))
+    elif e.end is End.LEFT:  # the number now showing on the left is the tile's other one
+        line.insert(0, (e.left, LOW[t] if HIGH[t] == e.left else HIGH[t]))
+    else:
+        line.append((LOW[t] if HIGH[t] == e.right else HIGH[t], e.right))
+
+
 class Round:
     """The state of the game during one round (see the module's docstring)."""
 
@@ -370,22 +383,9 @@ class Round:
     def line(self) -> list[tuple[int, int]]:
         """The line from left to right, each tile as the pair of numbers it shows."""
         line: list[tuple[int, int]] = []
-        left = right = -1
         for e in self.events:
-            if type(e) is not Played:
-                continue
-            t, end = e.tile, e.end
-            if left < 0:
-                left, right = HIGH[t], LOW[t]
-                line.append((left, right))
-            elif end is End.LEFT:
-                outer = LOW[t] if HIGH[t] == left else HIGH[t]
-                line.insert(0, (outer, left))
-                left = outer
-            else:
-                outer = LOW[t] if HIGH[t] == right else HIGH[t]
-                line.append((right, outer))
-                right = outer
+            if type(e) is Played:
+                extend_line(line, e)
         return line
 
     def next_starter(self) -> int | None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .events import Event, Passed, Played, RoundEnded, StonesMoved
-from .moves import SEATS, Move, Variants
-from .round import Round
+from .moves import SEATS, Move, Variants, move
+from .round import Round, extend_line
 from .tiles import FULL_SET, NUMBER_MASK, Tile, TileSet
 
 
@@ -69,17 +69,26 @@ class SeatView:
         return mask
 
 
+def lacks(e: Passed) -> int:
+    """The numbers (as bits 0-6) a pass shows its seat holds none of: both open ends."""
+    return (1 << e.left) | (1 << e.right)
+
+
 def view(r: Round, seat: int) -> SeatView:
     """The view of round ``r`` from ``seat`` (0-4)."""
     if not 0 <= seat < SEATS:
         raise ValueError(f"no seat {seat}")
     lacking = [0] * SEATS
     played = 0
-    for e in r.events:
+    plays: list[tuple[int, Move]] = []
+    line: list[tuple[int, int]] = []
+    for e in r.events:  # once through: what Round.plays and Round.line go through too
         if type(e) is Passed:
-            lacking[e.seat] |= (1 << e.left) | (1 << e.right)
+            lacking[e.seat] |= lacks(e)
         elif type(e) is Played:
             played |= 1 << e.tile
+            plays.append((e.seat, move(e.tile, e.end)))
+            extend_line(line, e)
     return SeatView(
         seat=seat,
         number=r.number,
@@ -90,8 +99,8 @@ def view(r: Round, seat: int) -> SeatView:
         hand=r.hands[seat],
         hand_counts=tuple(h.bit_count() for h in r.hands),
         ends=r.ends,
-        line=tuple(r.line()),
-        plays=tuple(r.plays),
+        line=tuple(line),
+        plays=tuple(plays),
         history=tuple(r.events),
         played_tiles=played,
         played_seats=r.played_seats,

@@ -15,7 +15,7 @@ MIN_TURN_SECONDS = 5
 MAX_TURN_SECONDS = 600
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Settings:
     """What a table is created with."""
 

@@ -33,6 +33,7 @@ from .connection import QUEUE_LIMIT, Connection
 from .documents import Json
 from .players import default_level
 from .settings import Settings
+from .sharedview import SharedView
 from .storage import CHAT_KEPT, StoredChat, StoredSeat, StoredTable
 
 SEATS = 5
@@ -97,6 +98,12 @@ class Table:
         self.created = stored.created
         self.clock = clock
         self.settings = Settings.from_json(stored.settings)
+        self._settings_json = self.settings.json()
+        self._links = {
+            "self": f"/api/tables/{self.id}",
+            "record": f"/api/tables/{self.id}/record",
+            "websocket": f"/ws/tables/{self.id}",
+        }
         self.seats = [Seat(s, clock.now()) for s in stored.seats]
         self.game = game
         self.deals = stored.deals
@@ -130,6 +137,7 @@ class Table:
         self.deadline: float | None = None
         """When the person in turn runs out of time (the clock's time), or None."""
         self.event_cache: list[Json] = []
+        self._shared = SharedView()
         self.cache_round = 0
         self._tally = Tally()
         """The standings' figures of the finished rounds, added as they finish."""
@@ -347,8 +355,26 @@ class Table:
         seats = []
         for n, s in enumerate(self.seats):
             st = s.stored
-            person = st.kind == "person"
-            open_seat = person and st.token_hash is None
+            if st.kind != "person":  # a computer's seat: taken, and ready with its level
+                seats.append(
+                    {
+                        "seat": n,
+                        "kind": st.kind,
+                        "level": st.level,
+                        "name": st.name,
+                        "taken": True,
+                        "open": False,
+                        "invited": False,
+                        "connected": None,
+                        "waiting": False,
+                        "stand_in": False,
+                        "ready": (st.level is not None) if finished_round else None,
+                        "hints": st.hints,
+                    }
+                )
+                continue
+            open_seat = st.token_hash is None
+            stand_in = self.computer_level(n, now) is not None
             seats.append(
                 {
                     "seat": n,
@@ -358,14 +384,10 @@ class Table:
                     "taken": not open_seat,
                     "open": open_seat and st.open,
                     "invited": open_seat and not st.open,
-                    "connected": s.connections > 0 if person else None,
+                    "connected": s.connections > 0,
                     "waiting": self.waiting(n),
-                    "stand_in": self.stood_in(n, now),
-                    "ready": (
-                        (st.ready >= number or self.computer_level(n, now) is not None)
-                        if finished_round
-                        else None
-                    ),
+                    "stand_in": stand_in,
+                    "ready": (st.ready >= number or stand_in) if finished_round else None,
                     "hints": st.hints,
                 }
             )
@@ -385,11 +407,9 @@ class Table:
             "titles": self.game.titles,
             "clock": self.clock_json(),
             "standings": self.standings_json(),
-            **self.settings.json(),
+            **self._settings_json,
             "links": {
-                "self": f"/api/tables/{self.id}",
-                "record": f"/api/tables/{self.id}/record",
-                "websocket": f"/ws/tables/{self.id}",
+                **self._links,
                 "join": [
                     f"/?table={self.id}&seat={n}"
                     for n, s in enumerate(self.seats)
@@ -400,10 +420,11 @@ class Table:
 
     def shared_view_json(self) -> Json | None:
         """What every seat's view of the round shows alike (:func:`wire.shared_view_json`),
-        for :meth:`view_json` to build several seats' views from (not kept: at a thousand
-        tables the kept ones were most of the young objects the garbage collector looks
-        through)."""
-        return wire.shared_view_json(self.game.round) if self.game.rounds else None
+        for :meth:`view_json` to build several seats' views from; read from the round's
+        new events only (:mod:`.sharedview`). The answer itself is not kept: at a
+        thousand tables the kept ones were most of the young objects the garbage
+        collector looks through."""
+        return self._shared.json(self.game.round) if self.game.rounds else None
 
     def view_json(
         self, seat: int | None, *, with_events: bool, shared: Json | None = None
