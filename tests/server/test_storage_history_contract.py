@@ -172,3 +172,39 @@ def test_a_players_charts_are_sampled_with_a_moving_sum(store: Storage) -> None:
     whole = store.series("a", 100, 10)
     assert [p.game for p in whole] == list(range(1, 24)) and whole[0].rounds == 1
     assert store.series("nobody", 10, 3) == []
+
+
+def test_a_level_in_several_seats_counts_every_seat_of_it(store: Storage) -> None:
+    """A computer level sitting in three seats is one player: each seat's figures add up,
+    its game is one game, and its rating and seat are the last seat's."""
+    bot = StoredProfile("basic", "basic", "en", "computer", COMPUTER, None, 1.0, Figures(24, 1))
+    store.create_profile(bot)
+    store.create_profile(person("a", "A"))
+    first = [
+        part("a", 0, 0),
+        part("basic", 1, 2, ceki=True, mu=24.1, sigma=0.9),
+        part("basic", 2, 0, won=True, passebunge=1, mu=24.2, sigma=0.8),
+        part("basic", 4, 3, camat=True, mattikkeng=True, mu=24.3, sigma=0.7),
+    ]
+    store.record_round(RecordedRound("g1", "table", 1, 100.0, first))
+    (g1,) = store.played_games("basic")
+    assert (g1.seat, g1.rounds, g1.received, g1.mu, g1.sigma) == (4, 3, 5, 24.3, 0.7)
+    found = store.profile(id="basic")
+    assert found is not None and (found.figures.mu, found.figures.sigma) == (24.3, 0.7)
+    again = [part("basic", 3, 1, pollo=True, manguno=True, passebunge=2, mu=24.4, sigma=0.6)]
+    store.record_round(RecordedRound("g1", "table", 2, 110.0, again))
+    store.record_round(RecordedRound("g2", "table", 1, 120.0, [part("basic", 1, 4, mu=24.5)]))
+    found = store.profile(id="basic")
+    assert found is not None
+    f = found.figures
+    assert (f.games, f.rounds, f.received, f.won, f.camat) == (2, 5, 10, 1, 1)
+    assert (f.ceki, f.pollo, f.manguno, f.mattikkeng, f.passebunge) == (1, 1, 1, 1, 3)
+    assert (f.mu, f.sigma) == (24.5, 7.0)
+    games = {g.game: g for g in store.played_games("basic")}
+    g1 = games["g1"]
+    assert (g1.seat, g1.rounds, g1.received, g1.camat, g1.won) == (3, 4, 6, 1, 1)
+    assert (g1.first, g1.last, g1.mu, g1.sigma, g1.number) == (100.0, 110.0, 24.4, 0.6, 1)
+    assert (games["g2"].rounds, games["g2"].number) == (1, 2)
+    (h,) = store.head_to_head("a")
+    assert (h.opponent, h.rounds, h.received, h.seats, h.opponent_seats) == ("basic", 1, 0, 1, 3)
+    assert h.opponent_received == 5

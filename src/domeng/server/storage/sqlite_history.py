@@ -16,6 +16,7 @@ from .history import (
     HeadToHead,
     PlayedGame,
     RecordedRound,
+    RoundPart,
     SeriesPoint,
     StoredProfile,
     by_profile,
@@ -157,42 +158,44 @@ class SQLiteHistory:
                 "record = COALESCE(excluded.record, record)",
                 (done.game, done.source, done.number, done.record),
             )
-            for p in done.parts:
+            for pid, mine in _parts_by_profile(done).items():  # a level in 4 seats: once
+                last = mine[-1]  # its rating after the round, and the seat it ends in
                 new_game = (
                     db.execute(
                         "SELECT 1 FROM played_games WHERE profile_id = ? AND game_id = ?",
-                        (p.profile, done.game),
+                        (pid, done.game),
                     ).fetchone()
                     is None
                 )
+                received = sum(p.received for p in mine)
+                camat, won = sum(p.camat for p in mine), sum(p.won for p in mine)
                 changed = db.execute(
-                    "UPDATE profiles SET games = games + ?, rounds = rounds + 1, "
+                    "UPDATE profiles SET games = games + ?, rounds = rounds + ?, "
                     "received = received + ?, camat = camat + ?, won = won + ?, "
                     "ceki = ceki + ?, pollo = pollo + ?, manguno = manguno + ?, "
                     "mattikkeng = mattikkeng + ?, passebunge = passebunge + ?, mu = ?, "
                     "sigma = ? WHERE id = ?",
                     (
-                        int(new_game), p.received, int(p.camat), int(p.won), int(p.ceki),
-                        int(p.pollo), int(p.manguno), int(p.mattikkeng), p.passebunge, p.mu,
-                        p.sigma, p.profile,
+                        int(new_game), len(mine), received, camat, won,
+                        sum(p.ceki for p in mine), sum(p.pollo for p in mine),
+                        sum(p.manguno for p in mine), sum(p.mattikkeng for p in mine),
+                        sum(p.passebunge for p in mine), last.mu, last.sigma, pid,
                     ),
                 )  # fmt: skip
                 if changed.rowcount != 1:
-                    raise StorageError(f"there is no profile {p.profile!r}")
-                (games,) = db.execute(
-                    "SELECT games FROM profiles WHERE id = ?", (p.profile,)
-                ).fetchone()
+                    raise StorageError(f"there is no profile {pid!r}")
+                (games,) = db.execute("SELECT games FROM profiles WHERE id = ?", (pid,)).fetchone()
                 db.execute(
                     "INSERT INTO played_games (profile_id, game_id, seat, rounds, received, "
                     "camat, won, first, last, mu, sigma, n) "
-                    "VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (profile_id, game_id) DO UPDATE SET seat = excluded.seat, "
-                    "rounds = rounds + 1, received = received + excluded.received, "
+                    "rounds = rounds + excluded.rounds, received = received + excluded.received, "
                     "camat = camat + excluded.camat, won = won + excluded.won, "
                     "last = excluded.last, mu = excluded.mu, sigma = excluded.sigma",
                     (
-                        p.profile, done.game, p.seat, p.received, int(p.camat), int(p.won),
-                        done.at, done.at, p.mu, p.sigma, games,
+                        pid, done.game, last.seat, len(mine), received, camat, won,
+                        done.at, done.at, last.mu, last.sigma, games,
                     ),
                 )  # fmt: skip
             sums = by_profile(done)
@@ -256,3 +259,12 @@ class SQLiteHistory:
         row = self._db.execute("SELECT record FROM history_games WHERE id = ?", (game,))
         found = row.fetchone()
         return None if found is None else found[0]
+
+
+def _parts_by_profile(done: RecordedRound) -> dict[str, list[RoundPart]]:
+    """The round's parts of each profile, in seat order: every seat of a level counts,
+    written as one (the same sums, the last seat's rating and seat)."""
+    out: dict[str, list[RoundPart]] = {}
+    for p in done.parts:
+        out.setdefault(p.profile, []).append(p)
+    return out
