@@ -52,3 +52,21 @@ def test_what_it_answers_is_not_changed_by_what_comes_after() -> None:
         game.round.play(rng.choice(game.round.legal_moves()))
         shared.json(game.round)
     assert repr(before) == kept
+
+
+def test_a_view_not_asked_for_a_while_starts_the_next_round_again() -> None:
+    """A table sends no update while nobody is connected, so its kept view may last have
+    been asked for in an earlier round, and be asked next when the round being played
+    has more events than that one had: the round's number, not its length, tells."""
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        game, shared = Game(), SharedView()
+        for _ in range(rng.randint(2, 6)):
+            game.deal(rng)
+            while game.round.result is None:
+                game.round.play(rng.choice(game.round.legal_moves()))
+                if rng.random() < 0.03:  # now and then, never at a deal
+                    assert shared.json(game.round) == shared_view_json(game.round)
+                    checked += 1
+    assert checked > 100
