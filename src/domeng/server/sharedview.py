@@ -10,8 +10,8 @@ round as it is. It answers exactly what :func:`.wire.shared_view_json` answers
 (tests/server/test_server_shared_view.py checks them against each other at every
 state of many rounds), from what anyone may see: no hand but its tile count.
 
-What it keeps (dicts of strings and numbers, tuples of numbers) is nothing Python's
-garbage collector looks through.
+What it keeps is three lists a table, of dicts of strings and numbers and of tuples of
+numbers, which Python's garbage collector does not look through.
 """
 
 from __future__ import annotations
@@ -31,10 +31,12 @@ _NUMBERS = tuple(tuple(n for n in range(7) if mask >> n & 1) for mask in range(1
 class SharedView:
     """The shared part of a table's round view, read from the round's new events only."""
 
-    __slots__ = ("_lacking", "_line", "_number", "_plays", "_seen")
+    __slots__ = ("_dealt", "_lacking", "_line", "_plays", "_seen")
 
     def __init__(self) -> None:
-        self._number = 0
+        self._dealt: tuple[int, ...] | None = None
+        """The deal of the round read so far: a copy of a round (the hub plays on one)
+        keeps its deal, another round has a deal of its own."""
         self._seen = 0
         self._plays: list[Json] = []
         self._line: list[tuple[int, int]] = []
@@ -42,8 +44,8 @@ class SharedView:
 
     def _catch_up(self, r: Round) -> None:
         events = r.events
-        if r.number != self._number or len(events) < self._seen:  # another round
-            self._number, self._seen = r.number, 0
+        if r.dealt is not self._dealt or len(events) < self._seen:  # another round
+            self._dealt, self._seen = r.dealt, 0
             self._plays, self._line, self._lacking = [], [], [0] * SEATS
         for e in events[self._seen :]:
             if type(e) is Played:
