@@ -85,3 +85,31 @@ def test_choosing_hindi_in_the_menu_fetches_the_font(browser: Any, service: Any)
         assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.ttf"]
     finally:
         context.close()
+
+
+def test_hindi_names_fit_their_plates(page: Any, service: Any) -> None:
+    """A seat's name is measured in the font it is drawn in (the shipped face, on a system
+    without Devanagari): it is made as small as its plate needs, not smaller (measured in
+    the system's fonts, two of these names came out at 13 and 11 px though they fit at
+    17)."""
+    names = ["अन्नपूर्णा देवी शर्मा", "लक्ष्मीनारायण त्रिपाठी", "राजकुमारी", "सत्यनारायण चौधरी", "ऋषिकेश"]
+    seats = [{"kind": "computer", "level": "basic", "name": n} for n in names]
+    table_id = service.post("/api/tables", {"seats": seats, "pace_ms": 300})["id"]
+    assert open_page(page, f"{service.base}/?lang=hi#/watch/{table_id}", "svg.board .seat")
+    state = page.evaluate("document.querySelector('svg.board').innerHTML.length")
+    page.wait_for_function(  # drawn again with the face loaded (a move redraws the board)
+        f"document.querySelector('svg.board').innerHTML.length !== {state}"
+    )
+    fits = page.evaluate(
+        """() => [...document.querySelectorAll('svg.board .seat')].map((seat) => {
+          const plate = Number(seat.querySelector('.plate').getAttribute('width'));
+          const label = seat.querySelector('.seat-name');
+          const width = label.getComputedTextLength();
+          return [label.textContent, width, plate - 14, label.style.fontSize];
+        })"""
+    )
+    assert len(fits) == 5
+    for text, width, room, size in fits:
+        assert width <= room + 1, (text, width, room)
+        px = float(size.removesuffix("px"))
+        assert px == 17 or width * 17 / px > room * 0.9, (text, size, width, room)

@@ -55,7 +55,9 @@ function titled(node, label) {
   return node;
 }
 
-const NAME_FONT = '700 {size}px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans Devanagari", sans-serif';
+// the seat names' own font (style.css: the shipped Devanagari face first), so that a
+// name is measured as it is drawn, a Hindi one too on a system without Devanagari
+const NAME_FONT = '700 {size}px "Domeng Devanagari", system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';
 let measurer = null;
 
 function nameWidth(label, size) {
