@@ -10,7 +10,6 @@ the position, so no player object has to live across processes or restarts.
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -19,6 +18,8 @@ from typing import TypeVar
 
 from domeng.bots import make_player, player_names
 from domeng.engine import Move, SeatView
+
+from .workers import in_pool
 
 T = TypeVar("T")
 
@@ -61,14 +62,12 @@ class BotRunner:
     async def choose(self, level: str, seed: int, v: SeatView) -> Move:
         if level in LIGHT_LEVELS:
             return choose_move(level, seed, v)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), choose_move, level, seed, v)
+        return await in_pool(self._executor(), choose_move, level, seed, v)
 
     async def think(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the process pool the searching players use (the coach's
         hints: a module-level function and picklable arguments)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor(), work, *args)
+        return await in_pool(self._executor(), work, *args)
 
     def close(self) -> None:
         if self._processes is not None:

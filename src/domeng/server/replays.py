@@ -29,6 +29,7 @@ from domeng.engine import Game
 from domeng.engine.record import RecordedGame, RecordError, recorded_game
 
 from . import wire
+from .workers import in_pool
 
 T = TypeVar("T")
 
@@ -115,8 +116,7 @@ class Replays:
             if self._pool is None:
                 ctx = multiprocessing.get_context("forkserver")
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, work, *args)
+            return await in_pool(self._pool, work, *args)
 
     def close(self) -> None:
         if self._pool is not None:
