@@ -58,8 +58,17 @@ def test_a_profile_is_made_picked_and_its_name_is_unique(service: Any) -> None:
     assert service.http.post("/api/profiles/p-nobody/pick").status_code == 404
 
 
+def kept_profiles(service: Any) -> list[Any]:
+    """Every profile, with a person's figures: a computer level's change as the other
+    tests' tables play on in the shared service (they made this test fail in CI)."""
+    return [
+        p if p["kind"] == "person" else (p["id"], p["name"], p["kind"])
+        for p in service.http.get("/api/profiles").json()["profiles"]
+    ]
+
+
 def test_bad_profiles_are_refused_and_change_nothing(service: Any) -> None:
-    before = service.http.get("/api/profiles").json()["profiles"]
+    before = kept_profiles(service)
     for body, code in [
         ({}, "missing_field"),
         ({"name": ""}, "bad_name"),
@@ -72,7 +81,7 @@ def test_bad_profiles_are_refused_and_change_nothing(service: Any) -> None:
         r = service.http.post("/api/profiles", json=body)
         assert r.status_code in (409, 422), (body, r.text)
         assert r.json()["error"]["code"] == code, (body, r.text)
-    assert service.http.get("/api/profiles").json()["profiles"] == before
+    assert kept_profiles(service) == before
     level = service.level()
     seats = [{"kind": "person", "name": "Ann", "profile": "no-such-token"}]
     seats += [{"kind": "computer", "level": level}] * 4
