@@ -5,6 +5,8 @@ on the loop held every table up."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -69,3 +71,50 @@ def test_the_computer_players_and_the_replays_hand_work_over_off_the_loop(
         replays.close()
     assert (thought, worked) == (27, 1024)
     assert len(threads) == 2 and loop_thread not in threads
+
+
+class Held(ProcessPoolExecutor):
+    """A pool whose submit takes its time (the first one waits for the forkserver) and
+    whose work waits its turn (the workers are busy): nothing runs."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.entered, self.go = threading.Event(), threading.Event()
+        self.handed: list[Future[Any]] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.entered.set()
+        self.go.wait(10)
+        waiting: Future[Any] = Future()
+        self.handed.append(waiting)
+        return waiting
+
+
+def test_work_asked_for_by_a_task_cancelled_during_its_submit_is_called_off() -> None:
+    """A hint whose connection closes, a service that stops: the task is cancelled while
+    its submit is still on its way in the thread; the work it hands over then is called
+    off too, as it was when the loop submitted (not left to take a worker's turn)."""
+    pool = Held()
+
+    async def main() -> bool:
+        task = asyncio.ensure_future(in_pool(pool, pow, 2, 5))
+        while not pool.entered.is_set():
+            await asyncio.sleep(0.001)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        pool.go.set()
+        for _ in range(1000):
+            if pool.handed:
+                await asyncio.sleep(0.01)  # the loop hears the submit is done
+                break
+            await asyncio.sleep(0.001)
+        return task.cancelled()
+
+    try:
+        assert run_apart(main)
+    finally:
+        pool.go.set()
+        pool.shutdown()
+    (handed,) = pool.handed
+    assert handed.cancelled()
