@@ -355,26 +355,16 @@ class Table:
         seats = []
         for n, s in enumerate(self.seats):
             st = s.stored
-            if st.kind != "person":  # a computer's seat: taken, and ready with its level
-                seats.append(
-                    {
-                        "seat": n,
-                        "kind": st.kind,
-                        "level": st.level,
-                        "name": st.name,
-                        "taken": True,
-                        "open": False,
-                        "invited": False,
-                        "connected": None,
-                        "waiting": False,
-                        "stand_in": False,
-                        "ready": (st.level is not None) if finished_round else None,
-                        "hints": st.hints,
-                    }
-                )
-                continue
-            open_seat = st.token_hash is None
-            stand_in = self.computer_level(n, now) is not None
+            if st.kind == "person":
+                open_seat = st.token_hash is None
+                stand_in = self.computer_level(n, now) is not None
+                connected: bool | None = s.connections > 0
+                waiting = self.waiting(n)
+                ready = st.ready >= number or stand_in
+            else:  # a computer's seat: taken, and ready with its level
+                open_seat = stand_in = waiting = False
+                connected = None
+                ready = st.ready >= number or st.level is not None
             seats.append(
                 {
                     "seat": n,
@@ -384,10 +374,10 @@ class Table:
                     "taken": not open_seat,
                     "open": open_seat and st.open,
                     "invited": open_seat and not st.open,
-                    "connected": s.connections > 0,
-                    "waiting": self.waiting(n),
+                    "connected": connected,
+                    "waiting": waiting,
                     "stand_in": stand_in,
-                    "ready": (st.ready >= number or stand_in) if finished_round else None,
+                    "ready": ready if finished_round else None,
                     "hints": st.hints,
                 }
             )
