@@ -16,12 +16,12 @@ numbers, which Python's garbage collector does not look through.
 
 from __future__ import annotations
 
-from domeng.engine import Passed, Played, Round, tile_name
+from domeng.engine import Passed, Played, Round, move, tile_name
 from domeng.engine.round import extend_line
 from domeng.engine.view import lacks
 
 from .documents import Json
-from .wire import summary_json
+from .wire import move_json, summary_json
 
 SEATS = 5
 _NUMBERS = tuple(tuple(n for n in range(7) if mask >> n & 1) for mask in range(128))
@@ -49,7 +49,7 @@ class SharedView:
             self._plays, self._line, self._lacking = [], [], [0] * SEATS
         for e in events[self._seen :]:
             if type(e) is Played:
-                self._plays.append({"seat": e.seat, "tile": tile_name(e.tile), "end": e.end.word})
+                self._plays.append(move_json(e.seat, move(e.tile, e.end)))
                 extend_line(self._line, e)
             elif type(e) is Passed:
                 self._lacking[e.seat] |= lacks(e)
