@@ -180,6 +180,7 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="domeng-crowd-"))
     env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
     command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
+    command += ["--spectators-per-address", str(args.spectators)]  # all from this computer
     proc = subprocess.Popen([*command, "--db", str(folder / "t.sqlite3")], env=env)
     base = f"http://127.0.0.1:{port}"
     try:

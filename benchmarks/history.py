@@ -33,7 +33,7 @@ from domeng.bots import make_player, player_names
 from domeng.engine import Game, view
 from domeng.history.calibration import load
 from domeng.history.recorder import computer_profiles, person_profile, record_rounds
-from domeng.server.storage import SQLiteStorage
+from domeng.storage import SQLiteStorage
 
 LEVELS = ["random", "basic"]
 

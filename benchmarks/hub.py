@@ -27,8 +27,8 @@ from domeng.server import collector
 from domeng.server.bodies import NewTable
 from domeng.server.hub import Hub
 from domeng.server.messages import Play, Ready
-from domeng.server.storage import SQLiteStorage
 from domeng.server.tables import Connection, Table, TableError
+from domeng.storage import SQLiteStorage
 
 
 async def person(hub: Hub, t: Table, c: Connection, stop_at: float) -> None:

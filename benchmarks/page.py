@@ -1,18 +1,38 @@
-"""The browser table's weight and its time to first draw, in the system's Chromium.
+"""The browser table on a phone's mobile data, as Lighthouse measures it.
 
 Starts `domeng serve` (a real process, loopback only, a fresh database in a temporary
-folder), creates a table of five computer players, then opens pages in a fresh browser
-context each time (nothing cached) and reads Chromium's performance API:
+folder), makes a table of five computer players in play and a finished one-round table
+to replay, then runs Lighthouse (``node_modules/.bin/lighthouse``, pinned in
+package.json: run ``npm ci`` once) with the system's Chromium on three pages:
 
-- weight: every response the page fetched (HTML, CSS, JavaScript, the language file,
-  fonts; the sounds are made in the page, so there are no sound files), in kB as sent;
-- first paint and first contentful paint (``performance.getEntriesByType("paint")``) of
-  the start page and of a table being watched, and the time until the table's board is
-  drawn (the first ``svg.board .seat`` in the document, from navigation start).
+- the start page (``/``), in English;
+- a table in play, watched (``/#/watch/ID``);
+- the replay of the finished table (``/#/replay/ID``).
 
-    .venv/bin/python benchmarks/page.py --runs 10
+Lighthouse's own mobile profile: a phone's screen, its CPU slowed 4 times and a slow 4G
+network simulated (150 ms round trips, 1.6 Mbit/s), a first visit (nothing cached). For
+each page it prints the performance score, the metrics (First and Largest Contentful
+Paint, Cumulative Layout Shift, Total Blocking Time, Speed Index), the bytes
+transferred and their kinds, the number of requests, the largest element drawn, and
+whether the Devanagari font was fetched; then the start page visited a second time in
+the same browser (what its cache saves). The targets (issue 32; printed, not asserted):
+performance 0.95 or more, LCP under 2.5 s, CLS under 0.1, under 150 KiB for a first
+visit of an English page.
 
-It stops the service itself. Prints medians and the slowest run.
+    npm ci                                   # once: Lighthouse 12.8.2
+    .venv/bin/python benchmarks/page.py      # --runs 3: the median of three runs per page
+
+``--json DIR`` keeps each run's whole Lighthouse report; ``--page start`` (or
+``table``, ``replay``) runs one page. The service is stopped at the end.
+
+The CPU: Lighthouse slows the page's CPU 4 times, made for a computer it rates 1,000 or
+more on its own ``benchmarkIndex`` (printed for each page; Lighthouse warns below 1,000),
+so that the page runs as on a mid-range phone. On a slower or busy computer the same 4
+times makes the page's scripts seem far slower than on any phone, and the Total Blocking
+Time, the Largest Contentful Paint and the score with them; ``--cpu-slowdown 1`` there
+(Chrome's DevTools rate a low-end phone, a Moto G Power of 2022, 264) measures what the
+page does, not what the computer lacks. Network throttling is simulated and does not
+depend on it.
 """
 
 from __future__ import annotations
@@ -30,23 +50,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import sync_playwright
-
+ROOT = Path(__file__).resolve().parents[1]
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CHROMIUM = "/usr/bin/chromium"
-WEB = Path(__file__).resolve().parents[1] / "src" / "domeng" / "web"
-
-# a MutationObserver that notes when the board is first drawn (performance.now(), ms)
-BOARD_TIMER = """
-new MutationObserver((_, seen) => {
-  if (document.querySelector('svg.board .seat')) {
-    window.__boardAt = performance.now();
-    seen.disconnect();
-  }
-}).observe(document, { childList: true, subtree: true });
-"""
-
-PAINTS = """() => Object.fromEntries(
-  performance.getEntriesByType('paint').map((p) => [p.name, p.startTime]))"""
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
+    " --disable-background-networking --disable-extensions --no-first-run"
+    " --disable-default-apps --mute-audio"
+)
+TARGETS = {"performance": 0.95, "lcp_ms": 2500, "cls": 0.1, "first_visit_kib": 150}
 
 
 def free_port() -> int:
@@ -56,19 +68,20 @@ def free_port() -> int:
         return port
 
 
-def post(base: str, path: str, body: object) -> Any:
+def call(base: str, path: str, body: object | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(
         base + path,
-        data=json.dumps(body).encode(),
+        data=data,
         headers={"Content-Type": "application/json"},
-        method="POST",
+        method="GET" if body is None else "POST",
     )
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.load(r)
 
 
 def wait_started(base: str, process: subprocess.Popen[bytes]) -> None:
-    end = time.monotonic() + 20
+    end = time.monotonic() + 30
     while True:
         try:
             with urllib.request.urlopen(base + "/api", timeout=2):
@@ -79,71 +92,148 @@ def wait_started(base: str, process: subprocess.Popen[bytes]) -> None:
             time.sleep(0.1)
 
 
-def kind_of(url: str) -> str:
-    path = url.split("?")[0]
-    for ending, kind in (
-        (".js", "JavaScript"),
-        (".css", "CSS"),
-        (".json", "texts"),
-        (".ttf", "fonts"),
-    ):
-        if path.endswith(ending):
-            return kind
-    if path.endswith(".svg"):
-        return "images"
-    if "/api" in path:
-        return "API"
-    return "HTML"
+def finished_table(base: str) -> str:
+    """A table of computer players that plays one round at once and ends."""
+    seats = [{"kind": "computer"}] * 5
+    table = call(base, "/api/tables", {"seats": seats, "pace_ms": 0, "end": {"rounds": 1}})
+    end = time.monotonic() + 60
+    while call(base, f"/api/tables/{table['id']}")["status"] != "finished":
+        if time.monotonic() > end:
+            raise RuntimeError("the one-round table did not finish in 60 s")
+        time.sleep(0.2)
+    table_id: str = table["id"]
+    return table_id
 
 
-def measure(browser: Any, url: str, wait_for: str) -> tuple[dict[str, float], dict[str, int]]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    page.add_init_script(BOARD_TIMER)
-    sizes: dict[str, int] = {}
+def lighthouse(url: str, keep: Path | None, name: str, cpu: float | None) -> dict[str, Any]:
+    """One Lighthouse run (mobile, simulated throttling: its defaults, but the CPU's
+    slowdown when ``cpu`` is given), its report."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        cmd = [
+            str(LIGHTHOUSE),
+            url,
+            "--output=json",
+            f"--output-path={out}",
+            "--only-categories=performance",
+            f"--chrome-flags={CHROME_FLAGS}",
+            "--quiet",
+        ]
+        if cpu is not None:
+            cmd.append(f"--throttling.cpuSlowdownMultiplier={cpu}")
+        env = {**os.environ, "CHROME_PATH": CHROMIUM}
+        subprocess.run(cmd, env=env, check=True, timeout=300)
+        report: dict[str, Any] = json.loads(out.read_text())
+        if keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            (keep / f"{name}.json").write_text(out.read_text())
+        return report
 
-    def on_response(response: Any) -> None:
-        if response.url.startswith("ws"):
-            return
-        try:
-            n = len(response.body())
-        except Exception:  # a redirect or an aborted request has no body
-            return
-        kind = kind_of(response.url)
-        sizes[kind] = sizes.get(kind, 0) + n
 
-    page.on("response", on_response)
-    page.goto(url)
-    page.wait_for_selector(wait_for)
-    page.wait_for_timeout(300)
-    times: dict[str, float] = page.evaluate(PAINTS)
-    board = page.evaluate("window.__boardAt ?? null")
-    if board is not None:
-        times["board drawn"] = board
-    context.close()
-    return times, sizes
+def figures(report: dict[str, Any]) -> dict[str, Any]:
+    audits = report["audits"]
+    requests = audits["network-requests"]["details"]["items"]
+    kinds: dict[str, int] = {}
+    for r in requests:
+        kind = r.get("resourceType") or "Other"
+        kinds[kind] = kinds.get(kind, 0) + int(r.get("transferSize") or 0)
+    lcp_items = audits.get("largest-contentful-paint-element", {}).get("details", {})
+    element = ""
+    for table in lcp_items.get("items", []):
+        for item in table.get("items", []):
+            node = item.get("node")
+            if node:
+                element = node.get("selector") or node.get("snippet", "")
+                break
+    return {
+        "performance": report["categories"]["performance"]["score"],
+        "fcp_ms": audits["first-contentful-paint"]["numericValue"],
+        "lcp_ms": audits["largest-contentful-paint"]["numericValue"],
+        "cls": audits["cumulative-layout-shift"]["numericValue"],
+        "tbt_ms": audits["total-blocking-time"]["numericValue"],
+        "si_ms": audits["speed-index"]["numericValue"],
+        "bytes": sum(kinds.values()),
+        "kinds": kinds,
+        "requests": len(requests),
+        "font": any(r["url"].endswith(".ttf") for r in requests),
+        "lcp_element": element,
+        "benchmark_index": report["environment"]["benchmarkIndex"],
+    }
+
+
+def show(name: str, runs: list[dict[str, Any]]) -> None:
+    def med(key: str) -> float:
+        return float(statistics.median(r[key] for r in runs))
+
+    last = runs[-1]
+    kib = med("bytes") / 1024
+    print(f"\n{name} (median of {len(runs)} run{'s' if len(runs) > 1 else ''})")
+    scores = ", ".join(f"{r['performance']:.2f}" for r in runs)
+    print(f"  performance {med('performance'):.2f} (runs: {scores})")
+    print(f"  First Contentful Paint   {med('fcp_ms') / 1000:5.2f} s")
+    print(f"  Largest Contentful Paint {med('lcp_ms') / 1000:5.2f} s   ({last['lcp_element']})")
+    print(f"  Cumulative Layout Shift  {med('cls'):5.3f}")
+    print(f"  Total Blocking Time      {med('tbt_ms'):5.0f} ms")
+    print(f"  Speed Index              {med('si_ms') / 1000:5.2f} s")
+    parts = ", ".join(f"{k} {v / 1024:.1f}" for k, v in sorted(last["kinds"].items()))
+    print(f"  transferred {kib:.1f} KiB in {last['requests']} requests ({parts} KiB)")
+    print(f"  Devanagari font fetched: {'yes' if last['font'] else 'no'}")
+    rated = med("benchmark_index")
+    print(f"  this computer's CPU, as Lighthouse rates it (benchmarkIndex): {rated:.0f}")
+
+
+# what a load of the page fetched over the network: the page itself and every resource
+# (a file kept by the browser counts 0 bytes: transferSize is 0 for a cache hit)
+FETCHED = """() => {
+  const all = [...performance.getEntriesByType('navigation'),
+               ...performance.getEntriesByType('resource')];
+  const net = all.filter((e) => e.transferSize > 0);
+  return { asked: net.length, bytes: net.reduce((n, e) => n + e.transferSize, 0),
+           files: net.map((e) => new URL(e.name).pathname) };
+}"""
+
+
+def second_visit(url: str) -> dict[str, Any]:
+    """A first visit and a second one in the same browser (Playwright, the system's
+    Chromium, no throttling): what the second fetched over the network."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context()
+        page = context.new_page()
+        visits = []
+        for _ in range(2):
+            page.goto(url)
+            page.wait_for_selector("body[data-ready=true]")
+            page.wait_for_timeout(500)
+            visits.append(page.evaluate(FETCHED))
+        browser.close()
+    first, second = visits
+    return {"first": first, "second": second}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page (median)")
+    ap.add_argument("--json", type=Path, default=None, help="keep the reports in this folder")
+    ap.add_argument(
+        "--page",
+        action="append",
+        choices=["start", "table", "replay"],
+        help="only this page (may be given again); all three by default",
+    )
+    ap.add_argument(
+        "--cpu-slowdown",
+        type=float,
+        default=None,
+        help="Lighthouse's CPU slowdown (default: its own, 4); see the note below",
+    )
     args = ap.parse_args()
-
-    files = sorted(
-        [
-            WEB / "index.html",
-            WEB / "style.css",
-            *(WEB / "js").glob("*.js"),
-            WEB / "i18n" / "en.json",
-        ]
-    )
-    on_disk = sum(f.stat().st_size for f in files)
-    print(
-        f"files: index.html + style.css + {len(list((WEB / 'js').glob('*.js')))} JavaScript modules"
-        f" + en.json = {on_disk / 1000:.1f} kB on disk (no sound files: Web Audio)"
-    )
+    if not LIGHTHOUSE.exists():
+        sys.exit(f"{LIGHTHOUSE} is missing: run `npm ci` in {ROOT} first")
 
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
@@ -156,30 +246,41 @@ def main() -> None:
         )
         try:
             wait_started(base, process)
-            table = post(base, "/api/tables", {"seats": [{"kind": "computer"}] * 5, "pace_ms": 800})
+            seats = [{"kind": "computer"}] * 5
+            playing = call(base, "/api/tables", {"seats": seats, "pace_ms": 1500})
+            replayed = finished_table(base)
             pages = {
-                "start page": (f"{base}/", "body[data-ready=true]"),
-                "table (watching)": (f"{base}/#/watch/{table['id']}", "svg.board .seat"),
+                "start page": f"{base}/?lang=en",
+                "table in play (watched)": f"{base}/?lang=en#/watch/{playing['id']}",
+                "replay": f"{base}/?lang=en#/replay/{replayed}",
             }
-            with sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+            cpu = args.cpu_slowdown if args.cpu_slowdown is not None else 4
+            print(
+                f"Lighthouse {LIGHTHOUSE.name} (mobile, simulated slow 4G, CPU x{cpu:g}), "
+                f"first visits; targets: performance >= {TARGETS['performance']}, "
+                f"LCP < {TARGETS['lcp_ms'] / 1000} s, CLS < {TARGETS['cls']}, "
+                f"English first visit < {TARGETS['first_visit_kib']} KiB"
+            )
+            for name, url in pages.items():
+                slug = name.split(" ")[0]
+                if args.page and slug not in args.page:
+                    continue
+                reports = [
+                    lighthouse(url, args.json, f"{slug}-{i + 1}", args.cpu_slowdown)
+                    for i in range(args.runs)
+                ]
+                runs = [figures(r) for r in reports]
+                show(name, runs)
+            if not args.page or "start" in args.page:
+                visits = second_visit(pages["start page"])
+                first, second = visits["first"], visits["second"]
+                files = ", ".join(second["files"])
+                print(
+                    f"\nstart page again, in the same browser (Chromium, no throttling): "
+                    f"{second['asked']} of {first['asked']} requests went to the network, "
+                    f"{second['bytes'] / 1024:.1f} KiB ({files}); the first visit "
+                    f"{first['bytes'] / 1024:.1f} KiB"
                 )
-                measure(browser, *pages["start page"])  # Chromium itself warms up once
-                for name, (url, selector) in pages.items():
-                    runs = [measure(browser, url, selector) for _ in range(args.runs)]
-                    sizes = runs[-1][1]
-                    total = sum(v for k, v in sizes.items() if k != "API")
-                    parts = ", ".join(f"{k} {v / 1000:.1f}" for k, v in sorted(sizes.items()))
-                    print(f"\n{name}: {total / 1000:.1f} kB fetched ({parts} kB)")
-                    for metric in ("first-paint", "first-contentful-paint", "board drawn"):
-                        values = [r[0][metric] for r in runs if metric in r[0]]
-                        if values:
-                            print(
-                                f"  {metric:24s} median {statistics.median(values):6.0f} ms,"
-                                f" slowest {max(values):6.0f} ms ({len(values)} runs)"
-                            )
-                browser.close()
         finally:
             process.terminate()
             process.wait(timeout=10)

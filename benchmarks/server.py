@@ -24,6 +24,19 @@ Targets: 200 concurrent tables with the 99th percentile under 100 ms (issue 4);
 99th percentile under 100 ms (issue 13):
 
     .venv/bin/python benchmarks/server.py --tables 0 --people 1000 --person-pace-ms 800
+
+``--db postgresql://USER@HOST/DB`` runs the service on that PostgreSQL database (an
+empty one: the benchmark's tables stay in it) instead of a throwaway SQLite file.
+
+``--processes N`` (PostgreSQL) runs the service as N processes on that database
+(docs/architecture.md, "Several processes"): the tables are made through each in turn
+(each owns the tables made through it), and every connection goes to one of them
+chosen at random, as through a proxy with no stickiness (most are relayed to the
+owner); the CPU is all the processes'. ``--kill`` then SIGKILLs the first process
+after the measured seconds and prints how long until every table it owned played
+again at another::
+
+    .venv/bin/python benchmarks/server.py --db postgresql:///domeng_bench --processes 3 --kill
 """
 
 from __future__ import annotations
@@ -33,7 +46,9 @@ import asyncio
 import contextlib
 import gc
 import os
+import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -47,6 +62,7 @@ import httpx
 import orjson
 import uvloop
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 Json = dict[str, Any]
 
@@ -90,14 +106,19 @@ async def person(
     port: int, table_id: str, token: str, times: tuple[float, float], latencies: list[float]
 ) -> int:
     """Play seat 0 of a table until ``times[1]``; answers how many plays were made from
-    ``times[0]`` on (the warm-up's are not counted, nor their latencies)."""
+    ``times[0]`` on (the warm-up's are not counted, nor their latencies). A socket
+    closed (its table moved to another process) is opened again."""
     measure_from, stop_at = times
     made = [0]
-    async with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_queue=None) as ws:
-        await ws.send(dumps({"type": "hello", "token": token}))
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(stop_at - time.monotonic()):  # one timer, not one a message
-                await _play(ws, table_id, measure_from, latencies, made)
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(stop_at - time.monotonic()):  # one timer, not one a message
+            while True:
+                with contextlib.suppress(ConnectionClosed, OSError):
+                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+                    async with connect(url, max_queue=None) as ws:
+                        await ws.send(dumps({"type": "hello", "token": token}))
+                        await _play(ws, table_id, measure_from, latencies, made)
+                await asyncio.sleep(0.1)
     return made[0]
 
 
@@ -138,13 +159,18 @@ async def _play(
 
 
 async def spectator(port: int, table_id: str, stop_at: float) -> None:
-    """Watch a table until ``stop_at``, reading (and dropping) every message."""
-    async with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_queue=None) as ws:
-        await ws.send(dumps({"type": "hello"}))
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(stop_at - time.monotonic()):
-                while True:
-                    await ws.recv()
+    """Watch a table until ``stop_at``, reading (and dropping) every message (and
+    connecting again when its socket is closed)."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(stop_at - time.monotonic()):
+            while True:
+                with contextlib.suppress(ConnectionClosed, OSError):
+                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+                    async with connect(url, max_queue=None) as ws:
+                        await ws.send(dumps({"type": "hello"}))
+                        while True:
+                            await ws.recv()
+                await asyncio.sleep(0.1)
 
 
 def dumps(message: Json) -> str:
@@ -171,44 +197,92 @@ async def table_plays(http: httpx.AsyncClient) -> int:
         params["cursor"] = page["next"]
 
 
+async def table_states(http: httpx.AsyncClient) -> dict[str, int]:
+    """Every table in progress's state number, by id."""
+    states, params = {}, {"limit": "500"}
+    while True:
+        page = (await http.get("/api/tables", params=params)).json()
+        states.update((t["id"], t["state"]) for t in page["tables"])
+        if not page.get("next"):
+            return states
+        params["cursor"] = page["next"]
+
+
+async def moved_on(http: httpx.AsyncClient, owned: list[str], killed_at: float) -> None:
+    """After a SIGKILL: print how long until the first and every one of the killed
+    process's tables played again (their state grew, read through another process)."""
+    before = {i: s for i, s in (await table_states(http)).items() if i in owned}
+    first: float | None = None
+    waiting = set(before)
+    while waiting and time.monotonic() - killed_at < 30:
+        await asyncio.sleep(0.1)
+        now = await table_states(http)
+        for i in list(waiting):
+            if now.get(i, 0) > before[i]:
+                waiting.discard(i)
+                first = first or time.monotonic() - killed_at
+    every = time.monotonic() - killed_at
+    print(
+        f"SIGKILL -> playing again at another process: the first of its {len(owned)} tables "
+        f"after {first or 0:.2f} s, every one after {every:.2f} s"
+        + (f" ({len(waiting)} never within 30 s)" if waiting else "")
+    )
+
+
 async def run(args: argparse.Namespace) -> None:
-    port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="domeng-bench-"))
     env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
-    command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
-    if args.profile:
-        command[1:3] = ["-c", PROFILED.format(path=args.profile)]
-    if os.environ.get("DOMENG_BENCH_SERVE"):  # a wrapper of one's own around the service
-        command[1:3] = [os.environ["DOMENG_BENCH_SERVE"]]
-    proc = subprocess.Popen([*command, "--db", str(folder / "bench.sqlite3")], env=env)
+    ports = [free_port() for _ in range(args.processes)]
+    db = args.db or str(folder / "bench.sqlite3")
+    procs: list[subprocess.Popen[bytes]] = []
+    for port in ports:
+        command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
+        if args.profile:
+            command[1:3] = ["-c", PROFILED.format(path=args.profile)]
+        if os.environ.get("DOMENG_BENCH_SERVE"):  # a wrapper of one's own around the service
+            command[1:3] = [os.environ["DOMENG_BENCH_SERVE"]]
+        procs.append(subprocess.Popen([*command, "--db", db], env=env))
+    port, proc = ports[0], procs[0]
+    chosen = random.Random(7)  # each connection's process, as a proxy with no stickiness
     try:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
-            await wait_started(http, proc)
+        https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=30) for p in ports]
+        async with contextlib.AsyncExitStack() as stack:
+            for h in https:
+                await stack.enter_async_context(h)
+            for h, p in zip(https, procs, strict=True):
+                await wait_started(h, p)
+            http = https[-1]  # the list, the plays and the kill's figures through the last
             level = args.level or (await http.get("/api")).json()["default_level"]
             computer = {"kind": "computer", "level": level}
-            watched: list[str] = []
-            for _ in range(args.tables):
+            watched: list[tuple[str, int]] = []
+            for n in range(args.tables):
                 body = {"seats": [computer] * 5, "pace_ms": args.pace_ms}
-                r = await http.post("/api/tables", json=body)
+                r = await https[n % len(https)].post("/api/tables", json=body)
                 assert r.status_code == 201
-                watched.append(r.json()["id"])
-            people: list[tuple[str, str]] = []
-            for _ in range(args.people):
+                watched.append((r.json()["id"], n % len(https)))
+            people: list[tuple[str, str, int]] = []
+            for n in range(args.people):
                 body = {
                     "seats": [{"kind": "person", "name": "Bench"}] + [computer] * 4,
                     "pace_ms": args.person_pace_ms,
                     "stand_in": None,
                 }
-                r = (await http.post("/api/tables", json=body)).json()
-                people.append((r["id"], r["tokens"]["0"]))
+                r = (await https[n % len(https)].post("/api/tables", json=body)).json()
+                people.append((r["id"], r["tokens"]["0"], n % len(https)))
             # everyone connects during the warm-up; then the measured seconds begin
             measure_from = time.perf_counter() + args.warmup
             stop_at = time.monotonic() + args.warmup + args.seconds
+            until = stop_at + (30 if args.kill else 0)  # the clients stay for the kill
             latencies: list[float] = []
             playing = asyncio.gather(
-                *(person(port, tid, tok, (measure_from, stop_at), latencies) for tid, tok in people)
+                *(
+                    person(chosen.choice(ports), tid, tok, (measure_from, until), latencies)
+                    for tid, tok, _ in people
+                )
             )
-            watching = asyncio.gather(*(spectator(port, tid, stop_at) for tid in watched))
+            watching = asyncio.gather(
+                *(spectator(chosen.choice(ports), tid, until) for tid, _ in watched)
+            )
             await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
             # this script's own garbage collections held every connection's reading up
             # (a pause of 158 ms, and 40-55 ms ones every few seconds, with 1,000 people):
@@ -217,30 +291,39 @@ async def run(args: argparse.Namespace) -> None:
             gc.freeze()
             gc.disable()
             start_plays = await table_plays(http)
-            start_cpu = cpu_seconds(proc.pid)
+            start_cpu = [cpu_seconds(p.pid) for p in procs]
             start, own_start = time.monotonic(), time.process_time()
-            made, _ = await asyncio.gather(playing, watching)
+            await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
             elapsed = time.monotonic() - start
-            gc.enable()
             own = time.process_time() - own_start
-            end_cpu = cpu_seconds(proc.pid)
+            end_cpu = [cpu_seconds(p.pid) for p in procs]
             plays = await table_plays(http) - start_plays
+            if args.kill:
+                owned = [t for t, by in watched if by == 0] + [t for t, _, by in people if by == 0]
+                proc.send_signal(signal.SIGKILL)
+                await moved_on(http, owned, time.monotonic())
+            made, _ = await asyncio.gather(playing, watching)
+            gc.enable()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
         shutil.rmtree(folder, ignore_errors=True)
+    kind = "PostgreSQL" if args.db and args.db.startswith("postgres") else "SQLite"
     print(
         f"{args.tables} computer tables (pace {args.pace_ms} ms) + {args.people} tables "
         f"with a person over WebSocket (pace {args.person_pace_ms} ms), {elapsed:.1f} s "
-        f"after {args.warmup:g} s of warm-up, level {level}"
+        f"after {args.warmup:g} s of warm-up, level {level}, on {kind}"
+        + (f", {args.processes} processes" if args.processes > 1 else "")
     )
     print(f"moves per second (all tables): {plays / elapsed:.0f}")
     print(f"person plays: {sum(made)}")
-    if start_cpu is not None and end_cpu is not None and plays:
-        cpu = end_cpu - start_cpu
+    if None not in start_cpu and None not in end_cpu and plays:
+        cpu = sum(e or 0.0 for e in end_cpu) - sum(s or 0.0 for s in start_cpu)
         print(
             f"service CPU: {cpu / elapsed:.0%} of a core, {cpu / plays * 1000:.2f} ms per move"
             f" (load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
@@ -267,7 +350,31 @@ def main() -> None:
     p.add_argument("--person-pace-ms", type=int, default=0, help="pace at the people's tables")
     p.add_argument("--level", default=None, help="computer player (default: the service's)")
     p.add_argument("--profile", metavar="PATH", help="run the service under cProfile into PATH")
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="the service's database, e.g. an empty PostgreSQL database's postgresql:// URL "
+        "(default: a throwaway SQLite file)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="service processes on the one database (more than one: PostgreSQL only)",
+    )
+    p.add_argument(
+        "--kill",
+        action="store_true",
+        help="after measuring, SIGKILL the first process and time its tables' takeover",
+    )
     args = p.parse_args()
+    postgres = bool(args.db) and args.db.startswith("postgres")
+    if (args.processes > 1 or args.kill) and not postgres:
+        raise SystemExit("several processes (and --kill) need --db postgresql://...")
+    if args.kill and args.processes < 2:
+        raise SystemExit("--kill needs --processes 2 or more")
+    if not 1 <= args.processes <= 8:
+        raise SystemExit("keep it bounded: 1-8 processes")
     if not 0 < args.seconds <= 600 or not 0 <= args.tables <= 2000 or not 0 < args.people <= 2000:
         raise SystemExit("keep it bounded: 0-2000 tables, 1-2000 people, up to 600 seconds")
     uvloop.run(run(args))  # the script's own loop, as light as the service's

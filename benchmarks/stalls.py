@@ -33,6 +33,7 @@ import time
 from collections.abc import Awaitable, Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -109,21 +110,33 @@ async def measure(url: str, loads: list[tuple[str, Callable[[], Awaitable[object
         print(f"{name}: longest ping wait {worst:.1f} ms, 99th percentile {p99:.1f} ms")
 
 
-async def run(args: argparse.Namespace) -> None:
+def serve(prefix: str, **popen: Any) -> tuple[subprocess.Popen[bytes], int]:
+    """A `domeng serve` on a free loopback port, its database in a new temporary folder
+    (``prefix``); its process and port."""
     port = free_port()
-    folder = Path(tempfile.mkdtemp(prefix="domeng-stalls-"))
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
     command = [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)]
-    proc = subprocess.Popen([*command, "--db", str(folder / "t.sqlite3")], env=env)
+    command += ["--db", str(folder / "t.sqlite3")]
+    return subprocess.Popen(command, env=env, **popen), port
+
+
+async def answering(http: httpx.AsyncClient) -> None:
+    """Wait (10 s at most) until the service answers ``GET /api``."""
+    for _ in range(200):
+        try:
+            if (await http.get("/api")).status_code == 200:
+                return
+        except httpx.TransportError:
+            await asyncio.sleep(0.05)
+
+
+async def run(args: argparse.Namespace) -> None:
+    proc, port = serve("domeng-stalls-")
     base = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base, timeout=120) as http:
-            for _ in range(200):
-                try:
-                    if (await http.get("/api")).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.05)
+            await answering(http)
             seats = [{"kind": "computer", "level": "random"}] * 5
             t = (await http.post("/api/tables", json={"seats": seats, "pace_ms": 200})).json()
             url = f"ws://127.0.0.1:{port}/ws/tables/{t['id']}"

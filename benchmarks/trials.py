@@ -25,6 +25,8 @@ A SPEC is a registered player name (``basic``, ``expert:fast``, ``expert``,
 overrides and the bare flag ``+fair``:
 
 - ``playouts=INT``: play-outs per decision (the budget that counts);
+- ``exact=INT``: with at most this many tiles in all hands, each guessed world
+  is solved exactly instead of played out (0: never);
 - ``seconds=FLOAT``: the safety cap on the time per decision. For every expert
   SPEC (even a bare level name) it defaults to 60 s rather than the level's,
   so that a loaded machine cannot cut a search short and make two runs, or two
@@ -36,7 +38,14 @@ overrides and the bare flag ``+fair``:
   ``danger``, ``danger_two``, ``otherpass``, ``epsilon``; they start from
   :data:`domeng.bots.basic.PLAYOUT_WEIGHTS`, where ``cover``, ``danger_two``
   and ``otherpass`` are 0): a number;
-- ``fair``: play-outs reason only from what each seat could know.
+- ``fair``: play-outs reason only from what each seat could know;
+- ``halving``: the former search, successive halving (stage by stage the weaker
+  half of the moves dropped) instead of the coach's judgement (every move in the
+  same guesses);
+- ``uniform``: guesses not weighed by the others' plays;
+- ``model_beta``, ``model_floor``, ``model_pips``, ``model_lempa``,
+  ``model_numbers``: a field of the reading of the others' plays
+  (:class:`domeng.bots.inference.ModelParams`, the name after ``model_``): a number.
 
 Examples (``--workers`` defaults to all cores)::
 
@@ -61,11 +70,16 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from domeng.bots import Player, make_player, player_names, register
+from domeng.bots.coach import EXACT_TILES
 from domeng.bots.expert import LEVELS, ExpertPlayer, Level
+from domeng.bots.inference import DEFAULT_MODEL, ModelParams
+from domeng.bots.levels import LADDER
 from domeng.bots.rollout import DEFAULT_OBJECTIVE, DEFAULT_WEIGHTS, Objective, Weights
 from domeng.engine import SEATS, Variants
+from domeng.history.calibration import anchored, document, load
 from domeng.sim.plan import Task, game_sizes, plan
 from domeng.sim.runner import TaskResult, play_task
 from domeng.sim.stats import cluster_mean_ci, interval_json
@@ -78,8 +92,13 @@ REGISTRY_PREFIX = "trials:"
 
 _OBJECTIVE_KEYS = tuple(f.name for f in dataclasses.fields(Objective))
 _WEIGHT_KEYS = tuple(f.name for f in dataclasses.fields(Weights))
-KEYS = ("playouts", "seconds", *_OBJECTIVE_KEYS, *_WEIGHT_KEYS, "fair")
-"""Everything a SPEC may override (``fair`` is a bare flag)."""
+_MODEL_PREFIX = "model_"
+_MODEL_KEYS = tuple(_MODEL_PREFIX + f.name for f in dataclasses.fields(ModelParams))
+FLAGS = ("fair", "halving", "uniform")
+"""The bare flags: ``fair`` play-outs; ``halving``, the former successive halving rather
+than the coach's judgement; ``uniform``, guesses not weighed by the others' plays."""
+KEYS = ("playouts", "seconds", "exact", *_OBJECTIVE_KEYS, *_WEIGHT_KEYS, *_MODEL_KEYS, *FLAGS)
+"""Everything a SPEC may override (:data:`FLAGS` are bare flags)."""
 
 
 class SpecError(ValueError):
@@ -98,7 +117,13 @@ class Spec:
     """For an expert SPEC: its budget (None: a registered player, used as is)."""
     weights: Weights = DEFAULT_WEIGHTS
     objective: Objective = DEFAULT_OBJECTIVE
-    fair: bool = False
+    flags: frozenset[str] = frozenset()
+    exact: int = EXACT_TILES
+    model: ModelParams = DEFAULT_MODEL
+
+    @property
+    def fair(self) -> bool:
+        return "fair" in self.flags
 
     @property
     def registry_name(self) -> str:
@@ -109,7 +134,14 @@ class Spec:
         if self.level is None:
             return make_player(self.base, seed)
         return ExpertPlayer(
-            seed, self.level, weights=self.weights, objective=self.objective, fair=self.fair
+            seed,
+            self.level,
+            weights=self.weights,
+            objective=self.objective,
+            fair=self.fair,
+            halving="halving" in self.flags,
+            model=None if "uniform" in self.flags else self.model,
+            exact=self.exact,
         )
 
 
@@ -141,7 +173,9 @@ def parse_spec(text: str) -> Spec:
     seconds = DEFAULT_SECONDS
     objective: dict[str, float] = {}
     weights: dict[str, float] = {}
-    fair = False
+    model: dict[str, float] = {}
+    flags: set[str] = set()
+    exact = EXACT_TILES
     seen: set[str] = set()
     for item in items:
         key, eq, value = item.partition("=")
@@ -152,14 +186,21 @@ def parse_spec(text: str) -> Spec:
         if key in seen:
             raise SpecError(f"{text!r}: {key} given twice")
         seen.add(key)
-        if key == "fair":
+        if key in FLAGS:
             if eq:
-                raise SpecError(f"{text!r}: fair is a bare flag (+fair), it takes no value")
-            fair = True
+                raise SpecError(f"{text!r}: {key} is a bare flag (+{key}), it takes no value")
+            flags.add(key)
             continue
         if not eq or not value:
             raise SpecError(f"{text!r}: {key} needs a value ({key}=...)")
-        if key == "playouts":
+        if key == "exact":
+            try:
+                exact = int(value)
+            except ValueError:
+                raise SpecError(f"{text!r}: exact={value!r}: not a whole number") from None
+            if exact < 0:
+                raise SpecError(f"{text!r}: exact must be 0 or more, not {exact}")
+        elif key == "playouts":
             try:
                 playouts = int(value)
             except ValueError:
@@ -172,17 +213,23 @@ def parse_spec(text: str) -> Spec:
                 raise SpecError(f"{text!r}: seconds must be positive, not {value}")
         elif key in _OBJECTIVE_KEYS:
             objective[key] = _number(text, key, value)
+        elif key in _MODEL_KEYS:
+            model[key.removeprefix(_MODEL_PREFIX)] = _number(text, key, value)
         else:
             weights[key] = _number(text, key, value)
     if "epsilon" in weights and not 0.0 <= weights["epsilon"] <= 1.0:
         raise SpecError(f"{text!r}: epsilon is a chance, between 0 and 1")
+    if "floor" in model and not 0.0 <= model["floor"] <= 1.0:
+        raise SpecError(f"{text!r}: model_floor is a share, between 0 and 1")
     return Spec(
         text,
         base,
         Level(text, playouts, seconds),
         dataclasses.replace(DEFAULT_WEIGHTS, **weights),
         dataclasses.replace(DEFAULT_OBJECTIVE, **objective),
-        fair,
+        frozenset(flags),
+        exact,
+        dataclasses.replace(DEFAULT_MODEL, **model),
     )
 
 
@@ -240,6 +287,10 @@ class Line:
     vs_first: float | None = None
     """Paired per game: entry 0's stones per round here minus in the first SPEC."""
     vs_first_ci95: Interval = None
+    vs_previous: float | None = None
+    """Paired per game: entry 0's stones per round here minus in the SPEC before (a
+    ladder's step)."""
+    vs_previous_ci95: Interval = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -256,6 +307,8 @@ class Line:
             "decisions": self.decisions,
             "vs_first": self.vs_first,
             "vs_first_ci95": interval_json(self.vs_first_ci95),
+            "vs_previous": self.vs_previous,
+            "vs_previous_ci95": interval_json(self.vs_previous_ci95),
         }
 
 
@@ -293,9 +346,15 @@ def summarize(specs: Sequence[str], per_spec: Sequence[list[GameTotals]]) -> lis
         mean, ci = cluster_mean_ci([float(g.received) for g in games], sizes)
         vs, vs_ci = cluster_mean_ci([g.received - g.opponents_received for g in games], sizes)
         paired: tuple[float | None, Interval] = (None, None)
+        step: tuple[float | None, Interval] = (None, None)
         if lines:
             paired = cluster_mean_ci(
                 [float(g.received - f.received) for g, f in zip(games, first, strict=True)],
+                sizes,
+            )
+            before = per_spec[len(lines) - 1]
+            step = cluster_mean_ci(
+                [float(g.received - b.received) for g, b in zip(games, before, strict=True)],
                 sizes,
             )
         lines.append(
@@ -315,6 +374,8 @@ def summarize(specs: Sequence[str], per_spec: Sequence[list[GameTotals]]) -> lis
                 decisions=decisions,
                 vs_first=paired[0],
                 vs_first_ci95=paired[1],
+                vs_previous=step[0],
+                vs_previous_ci95=step[1],
             )
         )
     return lines
@@ -395,7 +456,7 @@ def format_report(report: Report) -> str:
     )
     columns = (
         f"{'spec':<{width}}  {'stones':>6}  {'basic':>6}  {'vs basic':>15}  "
-        f"{'CAMAT/100':>9}  {'basic':>6}  {'ms/dec':>7}  vs first"
+        f"{'CAMAT/100':>9}  {'basic':>6}  {'ms/dec':>7}  {'vs first':>15}  vs previous"
     )
     rows = [head, columns]
     for ln in report.lines:
@@ -403,7 +464,8 @@ def format_report(report: Report) -> str:
             f"{ln.spec:<{width}}  {ln.stones_per_round:6.3f}  {ln.opponents_stones_per_round:6.3f}"
             f"  {_pm(ln.vs_opponents, ln.vs_opponents_ci95):>15}  {ln.camat_per_100_rounds:9.2f}"
             f"  {ln.opponents_camat_per_100_rounds:6.2f}  {ln.ms_per_decision:7.1f}"
-            f"  {_pm(ln.vs_first, ln.vs_first_ci95)}".rstrip()
+            f"  {_pm(ln.vs_first, ln.vs_first_ci95):>15}"
+            f"  {_pm(ln.vs_previous, ln.vs_previous_ci95)}".rstrip()
         )
     rows.append(f"{report.seconds:.1f} s")
     return "\n".join(rows)
@@ -430,7 +492,45 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=None, help="worker processes (default: all cores)"
     )
     p.add_argument("--json", action="store_true", help="print one JSON document instead")
+    p.add_argument(
+        "--calibrate",
+        metavar="FILE",
+        help="write a calibration of the SPECs that are level names (random and basic among "
+        "them) anchored on their paired results (domeng.history.calibration.anchored)",
+    )
+    p.add_argument(
+        "--points",
+        type=float,
+        default=None,
+        help="with --calibrate: rating points per stone a round (default: from this run's "
+        "random against basic)",
+    )
     return p
+
+
+def calibration_of(report: Report, command: str, points: float | None = None) -> dict[str, object]:
+    """The calibration document of the report's plain level names: each rated by its paired
+    result against the four ``basic``, on the shipped calibration's scale of ``basic`` and
+    ``random`` (:func:`domeng.history.calibration.anchored`)."""
+    paired = {ln.spec: ln.vs_opponents for ln in report.lines if "+" not in ln.spec}
+    ratings = anchored(load(), paired, order=LADDER, points=points)
+    # A level of the ladder this run did not measure is placed level with the one below
+    # it (never below a weaker level, nor at a new player's 25).
+    unmeasured = []
+    for below, name in pairwise(LADDER):
+        if name not in ratings and below in ratings:
+            ratings[name] = ratings[below]
+            unmeasured.append(name)
+    doc = document(ratings, rounds=report.rounds, command=command)
+    doc["anchored"] = {
+        "on": "paired stones a round against four basic (benchmarks/trials.py)",
+        "kept": ["basic", "random"],
+        "pooled along": list(LADDER),
+        "paired": {name: round(d, 4) for name, d in paired.items()},
+        "points per stone a round": "from this run" if points is None else points,
+        "placed with the level below, not measured": unmeasured,
+    }
+    return doc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -463,6 +563,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(format_report(report))
+    if args.calibrate:
+        command = "python benchmarks/trials.py " + " ".join(sys.argv[1:] if argv is None else argv)
+        try:
+            doc = calibration_of(report, command, args.points)
+        except ValueError as exc:
+            print(f"no calibration: {exc}", file=sys.stderr)
+            return 1
+        with open(args.calibrate, "w", encoding="utf-8") as out:
+            out.write(json.dumps(doc, indent=2) + "\n")
     return 0
 
 

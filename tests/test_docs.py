@@ -27,7 +27,7 @@ from click.testing import CliRunner
 
 from domeng.bots import player_names
 from domeng.cli import main
-from domeng.engine import BlockPasses, Game, Opening, Reason, Variants
+from domeng.engine import BlockPasses, Game, Opening, Reason, Rounds, Variants
 from domeng.engine.record import FORMAT, game_from_record, replay_summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,10 +113,11 @@ def test_docs_rules_variants_match_the_engine() -> None:
         if line.startswith("|")
         and (cells := [c.strip() for c in line.strip().strip("|").split("|")])[0].startswith("`")
     }
-    assert set(rows) == {"opening", "block_passes"}
+    assert set(rows) == {"opening", "block_passes", "rounds"}
     for name, enum, default in (
         ("opening", Opening, defaults.opening),
         ("block_passes", BlockPasses, defaults.block_passes),
+        ("rounds", Rounds, defaults.rounds),
     ):
         values = re.findall(r"`([a-z_]+)`", rows[name][1])
         assert values == [v.value for v in enum], name
@@ -224,6 +225,9 @@ def readme_mentions(markdown: str) -> list[Mention]:
         if match:
             rest = match.group(1).split("#", 1)[0].split()
             command = rest[0] if rest and re.fullmatch(r"[a-z][a-z-]*", rest[0]) else ""
+            group = main.commands.get(command) if command else None
+            if isinstance(group, click.Group) and len(rest) > 1 and rest[1] in group.commands:
+                command = f"{command} {rest[1]}"  # a group's sub-command: domeng members add
             current = command
             mentions.append(Mention(command, None, number, line))
             mentions += [Mention(command, o, number, line) for o in _options(match.group(1))]
@@ -234,7 +238,7 @@ def readme_mentions(markdown: str) -> list[Mention]:
 
 
 def _help(command: str) -> str:
-    args = [command, "--help"] if command else ["--help"]
+    args = [*command.split(), "--help"] if command else ["--help"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, f"domeng {' '.join(args)} failed:\n{result.output}"
     return result.output
@@ -252,7 +256,7 @@ def test_docs_readme_names_only_commands_and_options_that_exist() -> None:
     problems = []
     helps: dict[str, str] = {}
     for m in mentions:
-        if m.command and m.command not in existing:
+        if m.command and m.command.split()[0] not in existing:
             if m.option is None and not NOT_YET.search(m.text):
                 problems.append(
                     f"line {m.line}: `domeng {m.command}` does not exist; "
@@ -268,7 +272,7 @@ def test_docs_readme_names_only_commands_and_options_that_exist() -> None:
 
 
 def test_docs_readme_names_every_command_the_cli_has() -> None:
-    named = {m.command for m in readme_mentions(_read(README))}
+    named = {m.command.split()[0] for m in readme_mentions(_read(README)) if m.command}
     assert not _commands() - named, "README.md does not show these sub-commands"
 
 

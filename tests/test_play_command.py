@@ -14,14 +14,15 @@ from rich.console import Console
 from rich.text import Text
 
 from domeng.cli import main
+from domeng.commands.invocation import command_line
 from domeng.engine import Game, move, parse_tile
 from domeng.engine.moves import End
 from domeng.engine.record import load_record, load_recorded_game
+from domeng.engine.seatname import split_name
 from domeng.engine.standings import standings
 from domeng.engine.tiles import FULL_SET, mask_of, tiles_of
 from domeng.terminal import PlaySession, Seat, new_seats
 from domeng.terminal.render import line_text, round_summary, your_tiles
-from domeng.terminal.session import split_name
 
 # At every tile question one of 1-5 is playable; "l" answers an end question.
 CYCLE = "1\n2\n3\n4\n5\nl\n"
@@ -433,7 +434,7 @@ def test_helpers() -> None:
 def _final_rows(output: str) -> list[list[str]]:
     """The rows of the final standings table: rank, player, then the eight figures."""
     lines = output.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["Rank", "Player"])
+    start = next(i for i, line in enumerate(lines) if line.split()[:2] == ["#", "Player"])
     return [line.split() for line in lines[start + 1 : start + 6]]
 
 
@@ -458,14 +459,14 @@ def test_until_rounds_1_plays_one_round_and_shows_the_final_standings(data_dir: 
     assert "Press Enter for the next round" not in out  # the game is over: nothing to ask
     assert "That was the last round: the game ends after 1 round." in out
     assert "Final standings after 1 round" in out
-    assert "Rank Player" in out and "MATTIKKENG" in out
+    assert "# Player" in out and "MATTIKKENG" in out
     game, _ = load_record(the_game(data_dir))
     assert len(game.rounds) == 1 and game.round.finished
     assert _final_rows(out) == _expected_rows(game, PLAIN_NAMES)
     # Seed 7: three players end round 1 with 2 stones, all from the table: a shared win.
     assert [row[0] for row in _final_rows(out)] == ["1", "1", "1", "4", "5"]
     assert "You, Besse and Daeng share the win: no CAMAT titles, 2 STONES and 2" in out
-    assert f"Replay it with: domeng replay {the_game(data_dir)}" in out
+    assert f"Replay it with: {command_line('replay', the_game(data_dir))}" in out
     assert "Traceback" not in out
 
 
@@ -568,3 +569,99 @@ def test_a_resumed_game_keeps_its_stand_ins_marks(data_dir: Path) -> None:
     assert len(recorded.game.rounds[0].plays) > marked[0]
     assert recorded.stand_ins[0] == frozenset(marked)
     assert all(not s for s in recorded.stand_ins[1:])
+
+
+# -- the person at the keyboard, help, the commands printed, --player ----------------
+
+
+def test_the_person_is_told_in_the_second_person(data_dir: Path) -> None:
+    result = play("--seed", "7", "--until", "rounds=1", input=CYCLE * 8)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "  You play [" in out or "  You open with" in out
+    wrong = ("plays", "opens", "receives", "has", "is", "wins", "becomes")
+    assert [verb for verb in wrong if f"You {verb} " in out] == []
+    assert "from You" not in out and "for You" not in out
+
+
+def test_help_gives_the_glossary_and_r_the_rules(data_dir: Path) -> None:
+    from domeng.i18n import catalog
+
+    result = play("--seed", "7", "--until", "rounds=1", input="h\nr\n" + CYCLE * 8)
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())  # the terminal's soft wraps aside
+    terms = catalog("en")["terms"]
+    assert isinstance(terms, dict)
+    for word, meaning in terms.items():
+        assert f"{word} — {' '.join(meaning.split())}" in out, word
+    assert "r shows the whole rules" in out
+    assert "The rules of Domeng" in out and "MANGUNO: the line is blocked" in out
+    assert "Type h for help and the game's words, r for the rules" in out
+
+
+def test_counted_for_the_player_comes_after_the_winning_play(data_dir: Path) -> None:
+    result = play("--seed", "7", "--player", "Bob", "--until", "rounds=2", input=CYCLE * 16)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    counted = [i for i in range(len(out)) if out.startswith("Counted for Bob", i)]
+    assert len(counted) == 2, out
+    for number, at in enumerate(counted, start=1):
+        over = out.index(f"Round {number} is over")
+        assert over < at, out  # the round's end and its summary are shown first
+        standings = out.index("Standings", over)
+        assert standings < at
+
+
+def test_the_printed_commands_work_from_where_the_user_is(tmp_path: Path) -> None:
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).parent / "domeng"
+    if not script.is_file():
+        pytest.skip("no domeng script beside this interpreter")
+    env = dict(os.environ, DOMENG_DATA_DIR=str(tmp_path), PATH="/usr/bin:/bin")
+    for start in ([str(script)], [sys.executable, "-m", "domeng"]):
+        first = subprocess.run(
+            [*start, "play", "--seed", "5", "--lang", "en"],
+            input="q\n",
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert first.returncode == 0, first.stderr
+        line = next(s for s in first.stdout.splitlines() if s.startswith("Continue it with: "))
+        command = shlex.split(line.removeprefix("Continue it with: "))
+        assert command[: len(start)] == [os.path.abspath(start[0]), *start[1:]], line
+        again = subprocess.run(
+            command, input="q\n", capture_output=True, text=True, env=env, timeout=120
+        )
+        assert again.returncode == 0, again.stderr
+        assert "Resuming the game saved in" in again.stdout
+
+
+def test_the_program_is_named_as_it_was_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from domeng.commands.invocation import program
+
+    script = tmp_path / "bin" / "domeng"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n", "utf-8")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert program(str(script)) == [str(script)]  # not on the PATH: its path
+    monkeypatch.setenv("PATH", f"{script.parent}:/usr/bin:/bin")
+    assert program(str(script)) == ["domeng"]  # this very program is on the PATH
+    other = tmp_path / "other" / "domeng"
+    other.parent.mkdir()
+    other.write_text("#!/bin/sh\n", "utf-8")
+    assert program(str(other)) == [str(other)]  # another domeng on the PATH: not that one
+    main_py = tmp_path / "domeng" / "__main__.py"
+    assert program(str(main_py)) == [sys.executable, "-m", "domeng"]
+    assert program("") == [sys.executable, "-m", "domeng"]
+    assert command_line("replay", "a b.json", argv0=str(script)) == "domeng replay 'a b.json'"

@@ -16,7 +16,6 @@ from click.testing import CliRunner
 import domeng.account
 import domeng.engine.record
 import domeng.terminal.session
-from domeng.account import you_form
 from domeng.cli import main
 from domeng.commands.replay import format_summary, tell
 from domeng.engine import Game
@@ -318,4 +317,23 @@ def test_the_lead_is_told_by_what_decides_it() -> None:
     game, _ = load_record(EXAMPLES / "06-mattikkeng-equal.json")
     you = tell(game, ["You", "Besse", "Cicci", "Daeng", "Emba"])
     assert "\nYou and Daeng share the lead: no CAMAT titles, 1 STONE and 1 received each." in you
-    assert you_form("You leads with 1 CAMAT title", "You") == "You lead with 1 CAMAT title"
+    andi = tell(game, ["Andi", "Besse", "Cicci", "Daeng", "Emba"])
+    assert "\nAndi and Daeng share the lead" in andi
+
+
+def test_a_terminal_game_saved_in_any_language_tells_seat_0_as_you() -> None:
+    from domeng.i18n import LANGUAGES, current, set_language, words
+
+    game, _ = load_record(EXAMPLES / "06-mattikkeng-equal.json")  # seat 0 starts
+    previous = current()
+    try:
+        for code in LANGUAGES:
+            w = words(code)
+            set_language(code)
+            names = [w("play.default.name"), "Besse", "Cicci", "Daeng", "Emba"]
+            text = tell(game, names)
+            assert w("replay.you_start_lempa", tile="6-6") in text, code
+            named = tell(game, ["Andi", *names[1:]])
+            assert w("replay.starts_lempa", who="Andi", tile="6-6") in named, code
+    finally:
+        set_language(previous.code)

@@ -11,8 +11,19 @@ from click.testing import CliRunner
 
 from domeng.bots.expert import Level
 from domeng.bots.reasons import KEYS
-from domeng.bots.review import BLUNDER, MISTAKE, decisions, mark_of, review_document
+from domeng.bots.review import (
+    BLUNDER,
+    CLEAR,
+    MISTAKE,
+    confirmed_mark,
+    decisions,
+    mark_of,
+    needs_confirming,
+    review_document,
+    stones_received,
+)
 from domeng.cli import main
+from domeng.engine import StonesMoved
 from domeng.engine.record import load_recorded_game
 from domeng.engine.tiles import parse_tile, tile_name
 
@@ -54,7 +65,13 @@ def test_every_example_is_reviewed_from_every_seat(path: Path) -> None:
             assert best == max(values.values())
             assert item["loss"] == pytest.approx(best - played, abs=1e-9)
             assert item["loss"] >= 0
-            assert item["mark"] == mark_of(item["loss"])
+            # a marked move is judged twice, and the mark given from both judgements
+            assert (d.again is not None) == needs_confirming(d.loss, d.gap_error)
+            if d.again is None:
+                assert item["mark"] == mark_of(item["loss"], item["loss_error"])
+            else:
+                assert item["mark"] == confirmed_mark((d.loss, d.gap_error), d.again)
+            assert item["loss_error"] >= 0
             assert all(w["key"] in KEYS for w in item["reasons"])
             assert isinstance(item["hindsight"]["played"], float)
         assert doc["total_loss"] == pytest.approx(sum(d.loss for d in found), abs=1e-6)
@@ -65,6 +82,37 @@ def test_the_marks() -> None:
     assert mark_of(MISTAKE - 0.01) is None
     assert mark_of(MISTAKE) == "mistake"
     assert mark_of(BLUNDER) == "blunder"
+    # A loss is a mark only when, less two standard errors, it still passes the threshold.
+    assert mark_of(MISTAKE, 0.01) == "close"
+    assert mark_of(MISTAKE + 0.1, 0.049) == "mistake"
+    assert mark_of(MISTAKE + 0.1, 0.051) == "close"
+    assert mark_of(BLUNDER, 0.01) == "mistake"
+    assert mark_of(BLUNDER + 0.2, 0.099) == "blunder"
+    assert mark_of(BLUNDER + 0.2, 0.101) == "mistake"
+    assert mark_of(BLUNDER + 0.2, 0.5) == "close"
+    assert CLEAR == 2.0
+    # Under the threshold there is no mark, however uncertain.
+    assert mark_of(MISTAKE - 0.01, 1.0) is None
+    assert mark_of(MISTAKE - 0.01, 0.0) is None
+
+
+def test_a_mark_stays_only_when_a_second_judgement_marks_it_too() -> None:
+    e = 0.125  # (exact in binary: the boundaries below are exact)
+    # what one judgement marks is judged again; a close loss or none is not
+    assert needs_confirming(MISTAKE + 2 * e, e)
+    assert needs_confirming(BLUNDER + 2 * e, e)
+    assert not needs_confirming(MISTAKE + 2 * e - 0.001, e)  # close
+    assert not needs_confirming(MISTAKE - 0.01, 0.0)
+    # both mark it: the milder of the two marks
+    assert confirmed_mark((0.5, e), (0.5, e)) == "mistake"
+    assert confirmed_mark((1.0, e), (1.0, e)) == "blunder"
+    assert confirmed_mark((1.0, e), (0.5, e)) == "mistake"
+    assert confirmed_mark((0.5, e), (1.0, e)) == "mistake"
+    # the second does not mark it (close, or under the threshold): close
+    assert confirmed_mark((0.5, e), (0.5 - 0.001, e)) == "close"
+    assert confirmed_mark((1.0, e), (0.1, e)) == "close"
+    # a first loss under the threshold has no mark, whatever the second says
+    assert confirmed_mark((0.2, 0.0), (0.5, 0.0)) is None
 
 
 def test_the_json_document_of_an_example() -> None:
@@ -80,6 +128,17 @@ def test_the_json_document_of_an_example() -> None:
         best = next(x for x in d["moves"] if (x["tile"], x["end"]) == tuple(d["best"].values()))
         assert best["value"] == max(x["value"] for x in d["moves"])
     assert doc["total_loss"] == pytest.approx(sum(d["loss"] for d in doc["decisions"]), abs=1e-6)
+    # Luck and skill apart: the stones received, those the decisions cost, the deal's rest.
+    received = 0
+    for r in load_recorded_game(path).game.rounds:
+        for e in r.events:
+            if type(e) is StonesMoved and e.receiver == 0:
+                received += e.amount
+    apart = doc["luck_skill"]
+    assert apart["received"] == received
+    assert apart["decisions"] == pytest.approx(doc["total_loss"], abs=1e-6)
+    assert apart["deal"] == pytest.approx(received - doc["total_loss"], abs=1e-6)
+    assert stones_received(load_recorded_game(path), 0, 1) <= received
 
 
 def test_the_text_names_every_decision() -> None:
@@ -90,6 +149,7 @@ def test_the_text_names_every_decision() -> None:
     assert out.count("Round ") == len(found)
     assert "hindsight (knowing every hand)" in out
     assert "Total:" in out
+    assert "STONES received: " in out and "from the deal" in out
 
 
 def test_a_broken_record_fails_with_the_record_error() -> None:
@@ -110,3 +170,38 @@ def test_a_bad_seat_and_a_missing_file() -> None:
     assert status == 2 and "no seat 7" in err
     status, _, err = _run(["no-such-record.json"])
     assert status == 2 and "cannot read" in err
+
+
+def test_the_count_of_decisions_is_the_number_the_coach_reviews() -> None:
+    from domeng.commands.review import choices
+
+    for path in _records():
+        recorded = load_recorded_game(path)
+        for seat in range(5):
+            assert choices(recorded.game, seat) == len(decisions(recorded, seat, TINY)), path
+
+
+def test_a_terminal_sees_the_review_s_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    import domeng.bots.expert as expert
+    import domeng.commands.review as review
+
+    shown = io.StringIO()
+    monkeypatch.setattr(review, "Console", lambda **_: Console(file=shown, force_terminal=True))
+    monkeypatch.setitem(expert.LEVELS, "expert:fast", TINY)
+    path = next(p for p in _records() if p.stem.startswith("10"))
+    code, out, _ = _run([str(path), "--seat", "2", "--level", "expert:fast"])
+    assert code == 0, out
+    total = choices_of(path, 2)
+    assert total > 0
+    seen = shown.getvalue()
+    assert "domeng review" in seen and f"{total}/{total}" in seen and "decisions" in seen
+
+
+def choices_of(path: Path, seat: int) -> int:
+    from domeng.commands.review import choices
+
+    return choices(load_recorded_game(path).game, seat)

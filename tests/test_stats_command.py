@@ -1,10 +1,12 @@
 """`domeng play --player NAME` and `domeng stats`: a terminal game counts for a profile in
-the database the service shares, also when the service held it while the game was
-played; the stats are the service's documents."""
+the database the service shares, at once while the service runs on it, and later when
+an older service held it alone while the game was played; the stats are the service's
+documents."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from domeng.cli import main
 from domeng.engine.record import load_recorded_game
 from domeng.history.figures import round_figures
 from domeng.server.schema import protocol_schema
-from domeng.server.storage import SQLiteStorage
+from domeng.storage import SQLiteStorage
 
 CYCLE = "1\n2\n3\n4\n5\nl\n"
 
@@ -62,10 +64,32 @@ def test_a_terminal_game_counts_for_the_player_and_stats_shows_it(data_dir: Path
     assert missing.exit_code == 1 and "no player called 'Nobody'" in missing.output
 
 
-def test_a_game_played_while_the_service_holds_the_database_counts_later(
+def test_a_game_played_while_the_service_runs_counts_at_once_and_stats_reads_it(
     data_dir: Path,
 ) -> None:
-    held = SQLiteStorage(data_dir / "domeng.sqlite3")  # as domeng serve holds it
+    service = SQLiteStorage(data_dir / "domeng.sqlite3", service=True)  # as domeng serve has it
+    try:
+        played = run("play", "--player", "Besse", "--seed", "5", "--until", "rounds=1",
+                     "--pause", "0", input=CYCLE * 100)  # fmt: skip
+        assert played.exit_code == 0, played.output
+        assert "Counted for Besse" in played.output
+        assert not list((data_dir / "pending").glob("*.json"))
+        doc = json.loads(run("stats", "Besse", "--json").output)  # while the service runs
+        assert doc["figures"]["rounds"] == 1
+        seen = service.profile(name="besse")  # and the service sees it at once
+        assert seen is not None and seen.figures.rounds == 1
+    finally:
+        service.close()
+
+
+def test_a_game_played_while_an_older_service_holds_the_database_counts_later(
+    data_dir: Path,
+) -> None:
+    SQLiteStorage(data_dir / "domeng.sqlite3").close()
+    held = sqlite3.connect(data_dir / "domeng.sqlite3", isolation_level=None)
+    held.execute("PRAGMA locking_mode=EXCLUSIVE")  # as an older domeng serve held it alone
+    held.execute("BEGIN IMMEDIATE")
+    held.execute("COMMIT")
     try:
         played = run("play", "--player", "Besse", "--seed", "5", "--until", "rounds=1",
                      "--pause", "0", input=CYCLE * 100)  # fmt: skip

@@ -23,7 +23,6 @@ Everything here is a pure function of its arguments.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from domeng.engine.events import (
@@ -53,7 +52,6 @@ __all__ = [
     "stand_in_words",
     "standings_sentence",
     "stones",
-    "you_form",
 ]
 
 _EN = words("en")
@@ -120,16 +118,33 @@ def stand_in_words(name: str, w: Words = _EN) -> str:
     return w("account.stand_in", who=name)
 
 
-def _played(e: Played, names: Sequence[str], stand_in: bool, w: Words) -> str:
+def _key(key: str, seat: int, you: int | None) -> str:
+    """``ev.plays`` -> ``you.plays`` when the sentence's subject is the person at the
+    keyboard (``you``): their seat gets its own sentences, in the second person."""
+    return "you." + key.removeprefix("ev.") if seat == you else key
+
+
+def _name(seat: int, names: Sequence[str], you: int | None, w: Words) -> str:
+    """A seat's name inside a sentence: "you" in the language for the person's seat."""
+    return w("you.word") if seat == you else names[seat]
+
+
+def _played(e: Played, names: Sequence[str], stand_in: bool, w: Words, you: int | None) -> str:
     si = "ev.si_" if stand_in else "ev."
     who = names[e.seat]
     if e.opening:
         key = f"{si}opens_lempa" if HIGH[e.tile] == LOW[e.tile] else f"{si}opens"
-        return w(key, who=who, tile=domino(HIGH[e.tile], LOW[e.tile]), left=e.left, right=e.right)
+        return w(
+            _key(key, e.seat, you),
+            who=who,
+            tile=domino(HIGH[e.tile], LOW[e.tile]),
+            left=e.left,
+            right=e.right,
+        )
     end = End(e.end)
     key = f"{si}plays_mappakuling" if e.mappakuling else f"{si}plays"
     return w(
-        key,
+        _key(key, e.seat, you),
         who=who,
         tile=_tile_shown(e.tile, end, e.left, e.right),
         end=w("end_left" if end is End.LEFT else "end_right"),
@@ -138,13 +153,14 @@ def _played(e: Played, names: Sequence[str], stand_in: bool, w: Words) -> str:
     )
 
 
-def _passed(e: Passed, names: Sequence[str], stand_in: bool, w: Words) -> str:
+def _passed(e: Passed, names: Sequence[str], stand_in: bool, w: Words, you: int | None) -> str:
     key = ("ev.si_" if stand_in else "ev.") + ("passebunge" if e.passebunge else "pass")
-    return w(key, who=names[e.seat], stones=stones(e.stones, w))
+    return w(_key(key, e.seat, you), who=names[e.seat], stones=stones(e.stones, w))
 
 
-def _moved(e: StonesMoved, names: Sequence[str], w: Words) -> str:
+def _moved(e: StonesMoved, names: Sequence[str], w: Words, you: int | None) -> str:
     key = "ev.stones_table" if e.giver is None else "ev.stones_from"
+    key = "you.stones_to" if you is not None and e.giver == you else _key(key, e.receiver, you)
     return w(
         key,
         who=names[e.receiver],
@@ -154,31 +170,45 @@ def _moved(e: StonesMoved, names: Sequence[str], w: Words) -> str:
     )
 
 
-def _ended(e: RoundEnded, names: Sequence[str], w: Words) -> str:
-    cucuq = names[e.cucuq] if e.cucuq is not None else "—"
+def _ended(e: RoundEnded, names: Sequence[str], w: Words, you: int | None) -> str:
+    cucuq = _name(e.cucuq, names, you, w) if e.cucuq is not None else "—"
     if e.end is RoundEnd.CAPPU and e.first_cappu is not None:
         key = {Finish.CEKI: "ev.cappu_ceki", Finish.POLLO: "ev.cappu_pollo"}.get(
             Finish(e.finish) if e.finish is not None else Finish.PLAIN, "ev.cappu"
         )
-        return w(key, who=names[e.first_cappu], cucuq=cucuq)
+        return w(_key(key, e.first_cappu, you), who=names[e.first_cappu], cucuq=cucuq)
     manguno = e.manguno if e.manguno is not None else e.winner
     if not e.mattikkeng:
-        return w("ev.manguno", who=names[manguno], cucuq=cucuq)
+        return w(_key("ev.manguno", manguno, you), who=names[manguno], cucuq=cucuq)
+    if manguno == you:
+        key = "you.manguno_mattikkeng"
+    elif e.winner == you:
+        key = "you.mattikkeng_win"
+    else:
+        key = "ev.manguno_mattikkeng"
     return w(
-        "ev.manguno_mattikkeng",
+        key,
         who=names[manguno],
-        mattikkeng=", ".join(names[s] for s in e.mattikkeng),
+        mattikkeng=", ".join(_name(s, names, you, w) for s in e.mattikkeng),
         winner=names[e.winner],
     )
 
 
-def describe(event: Event, names: Sequence[str], stand_in: bool = False, w: Words = _EN) -> str:
+def describe(
+    event: Event,
+    names: Sequence[str],
+    stand_in: bool = False,
+    w: Words = _EN,
+    you: int | None = None,
+) -> str:
     """One engine event as one sentence for people (no final full stop), as the
     browser's ``describe`` in ``account.js`` tells it.
 
     ``names`` holds the five players' names, seat 0 first. ``stand_in``: a
     computer player made this play (or pass) for the person at its seat; the
-    sentence says so. It changes nothing for the other events.
+    sentence says so. It changes nothing for the other events. ``you``: the seat of
+    the person the sentences are told to (the terminal's player); what that seat
+    does is told in the second person, with the terminal's keys ``you.*``.
 
     >>> from domeng.engine import (Played, Passed, StonesMoved, RoundEnded, CamatElected,
     ...     Reason, RoundEnd, Finish, End, parse_tile)
@@ -206,17 +236,29 @@ def describe(event: Event, names: Sequence[str], stand_in: bool = False, w: Word
     'A computer plays for Besse: [6|3] at the right end; the line shows 6 and 3'
     >>> describe(Passed(3, False, 1, 3, 3), names, stand_in=True, w=words("pt"))
     'O computador joga por Daeng, que não pode jogar — PASS: 1 STONES'
+
+    The person at the keyboard:
+
+    >>> describe(Passed(0, False, 1, 3, 3), names, you=0)
+    'You cannot play — PASS: 1 STONE'
+    >>> describe(Passed(0, False, 1, 3, 3), names, w=words("tr"), you=0)
+    'Oynayamıyorsun — PASS: 1 STONES'
+    >>> describe(StonesMoved(0, 4, 3, Reason.CEKI), names, w=words("nl"), you=0)
+    'Emba krijgt 3 STONES van jou — CUCUQ van een CEKI'
+    >>> describe(RoundEnded(RoundEnd.BLOCK, 0, None, None, 1, (0, 4), None, hands, 0,
+    ...     (5, 8, 10, 9, 8)), names, you=0)
+    'The line is blocked: Besse is MANGUNO; MATTIKKENG: you, Emba. You win the round'
     """
     if isinstance(event, Played):
-        return _played(event, names, stand_in, w)
+        return _played(event, names, stand_in, w, you)
     if isinstance(event, Passed):
-        return _passed(event, names, stand_in, w)
+        return _passed(event, names, stand_in, w, you)
     if isinstance(event, StonesMoved):
-        return _moved(event, names, w)
+        return _moved(event, names, w, you)
     if isinstance(event, RoundEnded):
-        return _ended(event, names, w)
+        return _ended(event, names, w, you)
     assert isinstance(event, CamatElected)
-    return w("ev.camat", who=names[event.seat], titles=event.titles)
+    return w(_key("ev.camat", event.seat, you), who=names[event.seat], titles=event.titles)
 
 
 def narrate(
@@ -224,9 +266,11 @@ def narrate(
     names: Sequence[str],
     stand_ins: Sequence[bool] = (),
     w: Words = _EN,
+    you: int | None = None,
 ) -> list[str]:
     """The events as sentences, one each, as the browser's account lists them.
-    ``stand_ins[i]``: event ``i`` is a stand-in's play or pass.
+    ``stand_ins[i]``: event ``i`` is a stand-in's play or pass; ``you`` as for
+    :func:`describe`.
 
     >>> from domeng.engine import Passed, StonesMoved, Reason
     >>> names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
@@ -237,11 +281,14 @@ def narrate(
     Besse receives 1 STONE from Andi — PASS
     """
     return [
-        describe(e, names, i < len(stand_ins) and stand_ins[i], w) for i, e in enumerate(events)
+        describe(e, names, i < len(stand_ins) and stand_ins[i], w, you)
+        for i, e in enumerate(events)
     ]
 
 
-def shortfall(events: Sequence[Event], names: Sequence[str], w: Words = _EN) -> str | None:
+def shortfall(
+    events: Sequence[Event], names: Sequence[str], w: Words = _EN, you: int | None = None
+) -> str | None:
     """When a round's ending gave less than the rules award (the table ran out and the
     givers had too few), say so: a CEKI that brought 1 stone looks like a mistake.
     ``events`` are the round's; None when the award was paid in full or the round goes on.
@@ -255,7 +302,8 @@ def shortfall(events: Sequence[Event], names: Sequence[str], w: Words = _EN) -> 
     got = sum(e.amount for e in after if type(e) is StonesMoved)
     if got >= owed:
         return None
-    return w("summary.short", who=names[receiver], owed=stones(owed, w), got=stones(got, w))
+    key = "you.short" if receiver == you else "summary.short"
+    return w(key, who=names[receiver], owed=stones(owed, w), got=stones(got, w))
 
 
 def _and(items: Sequence[str], w: Words) -> str:
@@ -266,12 +314,18 @@ def _and(items: Sequence[str], w: Words) -> str:
 
 
 def standings_sentence(
-    table: Sequence[Standing], names: Sequence[str], *, over: bool, w: Words = _EN
+    table: Sequence[Standing],
+    names: Sequence[str],
+    *,
+    over: bool,
+    w: Words = _EN,
+    you: int | None = None,
 ) -> str:
     """Who is first in ``table`` (:func:`domeng.engine.standings.standings`, rank order),
     and by what: the most CAMAT titles, then the fewest stones, then the fewest received.
     ``over``: the game has ended ("wins the game"); otherwise it is the game so far
-    ("leads"). Players sharing rank 1 are said to share it.
+    ("leads"). Players sharing rank 1 are said to share it. ``you`` as for
+    :func:`describe`.
 
     >>> names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
     >>> def st(seat, rank, titles, stones, received):
@@ -285,14 +339,24 @@ def standings_sentence(
     >>> standings_sentence([st(3, 1, 2, 1, 7), st(4, 1, 2, 1, 7), st(0, 3, 1, 0, 0)],
     ...     names, over=True)
     'Daeng and Emba share the win: 2 CAMAT titles, 1 STONE and 7 received each'
+    >>> standings_sentence([st(3, 1, 2, 1, 7), st(0, 1, 2, 1, 7), st(4, 1, 2, 1, 7)],
+    ...     names, over=False, you=0)
+    'You, Daeng and Emba share the lead: 2 CAMAT titles, 1 STONE and 7 received each'
     """
     first = [s for s in table if s.rank == 1]
     best = first[0]
     titles = w.count("account.n_titles", best.titles)
     if len(first) > 1:
+        key = "account.share_win" if over else "account.share_lead"
+        sharing = [names[s.seat] for s in first if s.seat != you]
+        if len(sharing) < len(first):  # the person at the keyboard first: "You and Daeng"
+            pronoun = w("you.word")
+            if str(w.raw(key)).startswith("{who}"):
+                pronoun = pronoun[:1].upper() + pronoun[1:]
+            sharing.insert(0, pronoun)
         return w(
-            "account.share_win" if over else "account.share_lead",
-            who=_and([names[s.seat] for s in first], w),
+            key,
+            who=_and(sharing, w),
             titles=titles,
             stones=stones(best.stones, w),
             received=best.received,
@@ -306,41 +370,6 @@ def standings_sentence(
         why = w(
             "account.by_received", titles=titles, stones=stones(best.stones, w), n=best.received
         )
+    if best.seat == you:
+        return w("you.wins_with" if over else "you.leads_with", why=why)
     return w("account.wins_with" if over else "account.leads_with", who=names[best.seat], why=why)
-
-
-_SECOND_PERSON = {
-    "plays": "play",
-    "opens": "open",
-    "starts": "start",
-    "receives": "receive",
-    "has": "have",
-    "is": "are",
-    "wins": "win",
-    "leads": "lead",
-    "was": "were",
-    "finishes": "finish",
-    "becomes": "become",
-    "cannot": "cannot",
-}
-
-
-def you_form(text: str, name: str, w: Words = _EN) -> str:
-    """In English, turn "You plays" into "You play" when the person's name is "You"
-    (the terminal's default name, which its saved games keep); the other languages'
-    default names take the sentences as they are.
-
-    >>> you_form("You plays [4|6] at the right end", "You")
-    'You play [4|6] at the right end'
-    >>> you_form("Andi plays [4|6]", "Andi")
-    'Andi plays [4|6]'
-    >>> you_form("A computer plays for You: [4|6] at the right end", "You")
-    'A computer plays for you: [4|6] at the right end'
-    """
-    if name != "You" or w.code != "en":
-        return text
-    verbs = "|".join(_SECOND_PERSON)
-    text = re.sub(r"\bfor You\b", "for you", text)
-    if text.startswith("You "):  # "You start (...) and open with 6-6"
-        text = re.sub(r"\) and opens\b", ") and open", text)
-    return re.sub(rf"\bYou ({verbs})\b", lambda m: "You " + _SECOND_PERSON[m.group(1)], text)

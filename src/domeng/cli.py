@@ -12,6 +12,7 @@ from domeng.i18n import BadLanguage, choose, set_language
 from domeng.i18n.choose import asked_for
 from domeng.i18n.clickwords import install as install_click_words
 from domeng.i18n.helptexts import localize
+from domeng.terminal.widths import install as install_widths
 
 
 def asked_language(args: Sequence[str]) -> str | None:
@@ -47,6 +48,7 @@ def speak(root: click.Command, args: Sequence[str]) -> None:
     words = set_language(code, named)
     install_click_words()
     localize(root, words)
+    install_widths()  # rich's tables (sim, stats, play) measure Devanagari as terminals
 
 
 class Domeng(click.Group):
@@ -89,6 +91,7 @@ def _register() -> None:
     main.add_command(__import__("domeng.commands.serve", fromlist=["command"]).command)
     main.add_command(__import__("domeng.commands.stats", fromlist=["command"]).command)
     main.add_command(__import__("domeng.commands.review", fromlist=["command"]).command)
+    main.add_command(__import__("domeng.commands.members", fromlist=["command"]).command)
 
 
 _register()

@@ -134,11 +134,13 @@ def test_reasons_keeps_a_number_and_makes_a_pass() -> None:
     five_three, six_zero = find(j.moves, move("5-3")), find(j.moves, move("6-0", End.LEFT))
     assert five_three.value > six_zero.value
     why = [w.to_json() for w in reasons(v, j, six_zero, better=five_three)]
-    assert {"key": "makes_pass", "seat": 3, "number": 3} in why
-    assert {"key": "keeps_number", "number": 6} in why
+    # What the seat saw: seat 3 passed on the ends 6 and 3, so it holds neither.
+    assert {"key": "passed_on", "seat": 3, "number": 3, "other": 6} in why
+    # 6-6, 6-1 are on the line and 6-0 in hand: 6-5, 6-4, 6-3, 6-2 are still unseen.
+    assert {"key": "keeps_unseen", "number": 6, "other": 4} in why
     # The best, 5-0, against 5-3: 5-0 keeps the 3 (5-3, 3-0), and plays no 3 seat 3 lacks.
     best = [w.key for w in reasons(v, j, five_three)]
-    assert "makes_pass" not in best
+    assert "makes_pass" not in best and "passed_on" not in best
 
 
 def test_reasons_a_seat_with_one_tile_left() -> None:

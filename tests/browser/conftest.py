@@ -77,13 +77,19 @@ def _free_port() -> int:
         return port
 
 
-def _start(port: int, tmp: Path) -> subprocess.Popen[bytes]:
+def _start(
+    port: int, tmp: Path, *options: str, db: str = "tables.sqlite3"
+) -> subprocess.Popen[bytes]:
+    """``domeng serve`` on ``port`` with its database ``db`` in ``tmp`` (and ``options``,
+    such as ``--club``), its output in ``tmp``/serve.log."""
     env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
     with (tmp / "serve.log").open("ab") as out:
         return subprocess.Popen(
             [
-                *(sys.executable, "-m", "domeng", "serve", "--no-browser"),
-                *("--port", str(port), "--db", str(tmp / "tables.sqlite3")),
+                *(sys.executable, "-m", "domeng", "serve", "--no-browser", *options),
+                # the coach at its quickest (hints and reviews in a third of the time)
+                *("--coach-level", "expert:fast"),
+                *("--port", str(port), "--db", str(tmp / db)),
             ],
             stdout=out,
             stderr=subprocess.STDOUT,

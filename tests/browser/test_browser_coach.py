@@ -11,7 +11,7 @@ from typing import Any
 
 from domeng.bots.reasons import KEYS as REASONS
 
-from .playing import new_game, play_round, step
+from .playing import PLAYABLE, new_game, play_round, step
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
 LANGS = ("en", "id", "tr", "pt", "nl", "hi")
@@ -118,3 +118,90 @@ def test_a_hint_the_review_and_the_replay_from_one_seat(page: Any, service: Any)
     ]
     # only the seat's own tiles are face up: the others' hands are backs
     assert page.locator("svg.board .hand [data-tile]").count() >= 1
+
+
+def test_the_hint_and_the_review_judge_the_same_decision_alike(page: Any, service: Any) -> None:
+    """One judgement per position: the hint's values of every move are the review's
+    values of that decision, and a player who followed the hint lost nothing there. The
+    review also says the seat's stones apart, luck and skill."""
+    hints: list[dict[str, Any]] = []
+
+    def frames(ws: Any) -> None:
+        def got(payload: str | bytes) -> None:
+            try:
+                msg = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(msg, dict) and msg.get("type") == "hint":
+                hints.append(msg)
+
+        ws.on("framereceived", got)
+
+    page.on("websocket", frames)
+    table_id = new_game(page, service.base)
+    rounds_before = 0
+    for _ in range(2000):
+        if page.locator("[data-next-round]:not([disabled])").count():
+            page.click("[data-next-round]")
+            page.wait_for_selector("[data-round-summary]", state="detached")
+            rounds_before += 1
+            continue
+        if page.locator(PLAYABLE).count() > 1:
+            page.click("[data-hint]")
+            page.wait_for_selector("[data-hint-text]", timeout=60_000)
+            break
+        if page.locator(PLAYABLE).count() == 1:
+            step(page)
+        page.wait_for_timeout(30)
+    else:
+        raise AssertionError("no turn with a choice came")
+    assert len(hints) == 1
+    hint = hints[0]
+    best = hint["best"]
+    # follow the hint: its tile, on its end
+    page.locator(f'[data-hinted="true"][data-tile="{best["tile"]}"]').click()
+    if page.locator("[data-end]").count():
+        page.click(f'[data-end="{best["end"]}"]')
+    play_round(page)
+    with page.expect_response(lambda r: "/review?" in r.url, timeout=120_000) as answer:
+        page.click("[data-review-open]")
+    doc = answer.value.json()
+    page.wait_for_selector("[data-review] [data-luck-skill]", timeout=60_000)
+    assert doc["round"] == rounds_before + 1
+    followed = [
+        d for d in doc["decisions"] if d["played"] == {"tile": best["tile"], "end": best["end"]}
+    ]
+    same = [
+        d
+        for d in followed
+        if {(m["tile"], m["end"]) for m in d["moves"]}
+        == {(m["tile"], m["end"]) for m in hint["moves"]}
+    ]
+    assert len(same) >= 1, (hint, doc["decisions"])
+    decision = same[0]
+    # the same values, move for move, and the same best move
+    assert {(m["tile"], m["end"]): m["value"] for m in decision["moves"]} == {
+        (m["tile"], m["end"]): m["value"] for m in hint["moves"]
+    }
+    assert decision["best"] == {"tile": best["tile"], "end": best["end"]}
+    assert decision["loss"] == 0 and decision["mark"] is None
+    # the page shows that decision with the hint's best move, unmarked
+    shown = page.locator(f'[data-review] [data-decision="{decision["index"]}"]')
+    assert shown.count() == 1 and shown.locator("[data-mark]").count() == 0
+    assert f"[{best['tile'].replace('-', '|')}]" in shown.inner_text()
+    # luck and skill apart: the decisions' part is the sum of the losses, the rest the deal's
+    luck = doc["luck_skill"]
+    assert luck["decisions"] == round(sum(d["loss"] for d in doc["decisions"]), 3)
+    assert abs(luck["decisions"] + luck["deal"] - luck["received"]) < 0.002
+    said = page.locator("[data-review] [data-luck-skill]")
+    assert float(said.get_attribute("data-decisions")) == luck["decisions"]  # "0" for 0.0
+    assert f"{luck['received']}" in said.inner_text()
+    # and the replay's summary of that round, following Andi's seat, says it too
+    page.goto(f"{service.base}/#/replay/{table_id}")
+    page.wait_for_selector("svg.board")
+    page.select_option(".round-select", str(rounds_before))
+    page.select_option("[data-view-from]", "0")
+    page.click('[data-step="last"]')
+    page.wait_for_selector(".replay-summary [data-luck-skill]", timeout=60_000)
+    again = page.locator(".replay-summary [data-luck-skill]")
+    assert float(again.get_attribute("data-deal")) == luck["deal"]  # "4" for 4.0

@@ -240,6 +240,9 @@ def test_five_friends_play_a_game_with_a_clock_talk_and_play_again(
     # the last round's summary says who a computer played for
     host.click("[data-last-round]")
     assert "A computer played for Emba" in host.locator("[data-stand-in-note]").inner_text()
+    # brought into view: it comes below the standings, past the screen's bottom
+    top = host.locator("[data-round-summary]").evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < host.viewport_size["height"], top
 
     # the same players again: everyone connected moves to the new table by themselves
     host.click('[data-standings] [data-host="again"]')
@@ -279,12 +282,33 @@ def test_a_wrong_or_used_invitation_says_so(page: Any, service: Any, console: An
 
     # the right code, once used, takes nobody else to the seat
     code = link.split("invite=")[1]
-    service.post(f"/api/tables/{table['id']}/seats/1", {"name": "Cicci", "invite": code})
+    service.post(f"/api/tables/{table['id']}/seats/1", {"name": "Ciccio", "invite": code})
     page.goto(service.base + link)
     taken = page.locator('[data-join-error="seat_taken"]')
     taken.wait_for()
     assert taken.inner_text() == EN["error.seat_taken"]
     assert page.locator("[data-join]").count() == 0
+
+
+def test_a_name_another_seat_shows_is_refused_in_words(
+    page: Any, service: Any, console: Any
+) -> None:
+    console.allow("status of 409")
+    seats = [{"kind": "person", "name": "Andi"}, {"kind": "person", "open": True}]
+    table = service.post("/api/tables", {"seats": [*seats, *[COMPUTER] * 3]})
+    page.goto(f"{service.base}/?table={table['id']}&seat=1")
+    page.wait_for_selector("[data-join]")
+    page.fill("[data-join-name]", "daeng")  # the computer player of seat 3
+    page.click("[data-join]")
+    error = page.locator('[data-join-error="same_name"]')
+    error.wait_for()
+    assert error.inner_text() == EN["error.same_name"]
+    # the field stays: another name takes the seat
+    assert page.locator("[data-join-name]").input_value() == "daeng"
+    page.fill("[data-join-name]", "Daeng Muda")
+    page.click("[data-join]")
+    page.wait_for_url(f"**/#/table/{table['id']}")
+    assert service.get(f"/api/tables/{table['id']}")["seats"][1]["name"] == "Daeng Muda"
 
 
 def test_the_host_ends_a_game_and_removes_it(page: Any, service: Any, tmp_path: Path) -> None:
@@ -423,12 +447,20 @@ def test_quick_phrases_in_two_languages_and_a_refusal(page: Any, service: Any) -
     page.wait_for_function("document.documentElement.lang === 'nl'")
     assert texts("nl")["phrase.good_luck"] in chat_log(page)
     assert page.locator('[data-phrase="ceki"]').inner_text() == "CEKI!"
-    # more than five messages in ten seconds: "wait a moment"
-    for _ in range(6):
+    # a burst, far more than five messages in ten seconds: "wait a moment", said once, in
+    # words, in the chat panel (no code, no pile of toasts over the table)
+    for _ in range(16):
         page.click('[data-phrase="hello"]')
-    toast = page.locator(".toast", has_text=texts("nl")["error.rate_limited"]).first
-    toast.wait_for()
-    assert "rate_limited" in toast.inner_text()
+    refused = page.locator("[data-chat-refused]")
+    refused.wait_for()
+    page.wait_for_function(
+        "document.querySelectorAll('[data-chat-log] li[data-chat-seat]').length >= 5"
+    )
+    page.wait_for_timeout(300)  # every refusal of the burst is in
+    assert refused.inner_text() == texts("nl")["error.rate_limited"]
+    assert refused.get_attribute("data-code") == "rate_limited"
+    assert page.locator(".toast").count() == 0
+    assert "rate_limited" not in page.inner_text("body")
 
 
 def test_the_start_page_lists_my_tables_open_seats_and_finished_games(

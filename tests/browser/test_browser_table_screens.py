@@ -129,6 +129,7 @@ def test_two_people_at_one_screen_pass_it_behind_a_cover(page: Any, service: Any
     page.click("#create")
     page.click(".created a.button")
     page.wait_for_url("**/#/table/*")
+    page.wait_for_selector(".table-page .status")  # drawn once the table's module came
     table_id = page.evaluate("location.hash.split('/')[2]")
     covers: list[str] = []
     idle = 0
@@ -496,8 +497,8 @@ def test_addresses_of_nothing_say_so_plainly(page: Any, service: Any, console: A
     page.select_option("[data-language-menu]", "id")
     page.wait_for_function("document.documentElement.lang === 'id'")
     # a table that does not exist: its message, no empty felt, no download
-    page.goto(service.base + "/#/table/nosuchtable")
-    page.wait_for_function("document.querySelector('.status').textContent.length > 0")
+    page.goto(service.base + "/#/table/nosuchtable")  # drawn once the table's module came
+    page.wait_for_function("(document.querySelector('.status')?.textContent || '').length > 0")
     page.wait_for_timeout(300)
     assert page.locator(".status").inner_text() == texts("id")["error.unknown_table"]
     assert page.locator(".board-wrap svg").count() == 0

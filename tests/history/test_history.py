@@ -15,7 +15,7 @@ from domeng.history.calibration import FORMAT, calibrate, document, load, parse
 from domeng.history.figures import round_figures
 from domeng.history.ratings import NEW, Rating, rate
 from domeng.history.recorder import computer_profiles, record_rounds
-from domeng.server.storage import PERSON, Figures, MemoryStorage, StoredProfile
+from domeng.storage import PERSON, Figures, MemoryStorage, StoredProfile
 
 
 def played(seed: int, rounds: int, levels: list[str]) -> Game:
@@ -109,3 +109,103 @@ def test_a_games_rounds_are_recorded_once_each_and_a_missed_one_is_caught_up() -
     assert ann.figures.received == want and ann.figures.games == 1
     assert ann.figures.sigma < 8
     assert {h.opponent for h in s.head_to_head("basic")} == {"p-1", "random"}  # not itself
+
+
+def test_a_round_is_rated_from_the_ratings_another_process_left(tmp_path: Path) -> None:
+    """The service and a terminal record rounds of the same player into one SQLite file:
+    each recording is one write transaction, so the second is rated from the first's
+    rating, never from the one before it (a lost update)."""
+    import sqlite3
+    import threading
+
+    from domeng.storage import SQLiteStorage
+
+    path = tmp_path / "shared.sqlite3"
+    first, second = SQLiteStorage(path, service=True), SQLiteStorage(path)
+    first.create_profile(StoredProfile("p-1", "Ann", "en", "red", PERSON, "t", 0.0, Figures(25, 8)))
+    computer_profiles(first, ["basic"], {}, 0.0)
+    g, h = played(3, 1, ["basic"] * 5), played(4, 1, ["basic"] * 5)
+    seats = ["p-1", "basic", None, None, None]
+    read, go = threading.Event(), threading.Event()
+    profile = first.profile
+
+    def pausing(**key: str) -> StoredProfile | None:  # the first reads Ann's rating, then
+        found = profile(**key)  # waits while the other process records its round
+        read.set()
+        go.wait(30)
+        return found
+
+    first.profile = pausing  # type: ignore[method-assign]
+    service = threading.Thread(
+        target=record_rounds, args=(first, "g", "table", g.rounds, seats, 1.0)
+    )
+    service.start()
+    assert read.wait(30)
+    # the terminal comes while the service records: it finds the database's write lock
+    # taken (it is told at once here, not after waiting its turn)
+    second._db.execute("PRAGMA busy_timeout = 0")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        record_rounds(second, "h", "terminal", h.rounds, seats, 2.0)
+    go.set()
+    service.join(30)
+    record_rounds(second, "h", "terminal", h.rounds, seats, 2.0)  # now its turn
+    first.profile = profile  # type: ignore[method-assign]
+    ann = second.profile(id="p-1")
+    assert ann is not None and ann.figures.rounds == 2
+    # the same two rounds recorded one after the other, in a database of their own
+    alone = MemoryStorage()
+    alone.create_profile(StoredProfile("p-1", "Ann", "en", "red", PERSON, "t", 0.0, Figures(25, 8)))
+    computer_profiles(alone, ["basic"], {}, 0.0)
+    record_rounds(alone, "g", "table", g.rounds, seats, 1.0)
+    record_rounds(alone, "h", "terminal", h.rounds, seats, 2.0)
+    want = alone.profile(id="p-1")
+    assert want is not None and ann.figures.mu != 25.0
+    assert (ann.figures.mu, ann.figures.sigma) == (want.figures.mu, want.figures.sigma)
+    first.close()
+    second.close()
+
+
+def test_a_calibration_anchored_on_paired_results_keeps_their_order() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 1.9), "expert": Rating(24.0, 2.0)}
+    paired = {"random": 0.2, "basic": 0.01, "fast": -0.05, "expert": -0.07}
+    out = anchored(base, paired)
+    assert out["basic"] == base["basic"] and out["random"] == base["random"]
+    # A stone a round is worth (25.5 - 24.3) / (0.2 - 0.01) points, from the anchor.
+    points = 1.2 / 0.19
+    assert out["expert"].mu == pytest.approx(25.5 + 0.08 * points)
+    assert out["fast"].mu == pytest.approx(25.5 + 0.06 * points)
+    assert out["expert"].mu > out["fast"].mu > out["basic"].mu > out["random"].mu
+    assert out["expert"].sigma == 1.9
+    with pytest.raises(ValueError):
+        anchored(base, {"random": -0.1, "expert": 0.0})  # random stronger than basic
+    with pytest.raises(ValueError):
+        anchored(base, {"expert": 0.0})  # nothing to scale by
+
+
+def test_levels_that_invert_the_ladder_within_noise_are_pooled() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 1.9)}
+    paired = {"random": 0.2, "basic": 0.0, "fast": -0.05, "expert": -0.07, "strong": -0.06}
+    order = ("random", "basic", "fast", "expert", "strong")
+    out = anchored(base, paired, order=order)
+    assert out["expert"].mu == out["strong"].mu == pytest.approx(25.5 + 0.065 * 1.2 / 0.2)
+    assert out["fast"].mu < out["expert"].mu
+    # Without the order each keeps its own result.
+    free = anchored(base, paired)
+    assert free["strong"].mu < free["expert"].mu
+    # Three in a row pooled: (-0.05, -0.03, -0.04) -> their mean.
+    three = anchored(base, {**paired, "fast": -0.05, "expert": -0.03, "strong": -0.04}, order=order)
+    assert three["fast"].mu == three["expert"].mu == three["strong"].mu
+
+
+def test_an_anchored_calibration_may_take_its_scale_from_elsewhere() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 1.9)}
+    out = anchored(base, {"basic": 0.05, "expert": -0.15}, points=6.0)
+    assert out["expert"].mu == pytest.approx(25.5 + 0.2 * 6.0)
+    with pytest.raises(ValueError):
+        anchored(base, {"expert": -0.1}, points=0.0)

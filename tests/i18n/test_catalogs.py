@@ -14,9 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 import domeng.i18n.clickwords as clickwords
+from domeng.bots.coach import COACH_LEVEL
 from domeng.cli import main
 from domeng.i18n import GROUP, LANGUAGES, BadLanguage, catalog, choose, from_name, words
 from domeng.i18n.helptexts import help_keys
+from domeng.server.limits import SPECTATORS_PER_ADDRESS
 
 HOLE = re.compile(r"\{[\w!]+\}|%\(\w+\)s")
 
@@ -189,7 +191,17 @@ def test_domeng_alone_starts_the_game_in_the_browser(monkeypatch: pytest.MonkeyP
     result = _invoke([])
     assert result.exit_code == 0, result.output
     defaults = {"host": "127.0.0.1", "port": 8080, "db": None, "no_browser": False}
-    assert called == [{**defaults, "allow_hosts": (), "calibration_file": None}]
+    more = {"allow_hosts": (), "trusted_proxies": (), "calibration_file": None}
+    assert called == [
+        {
+            **defaults,
+            **more,
+            "spectators_per_address": SPECTATORS_PER_ADDRESS,
+            "club": False,
+            "coach_level": COACH_LEVEL,
+            "peer": None,
+        }
+    ]
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-pytestmark = pytest.mark.slow
+# builds wheels: minutes on a busy machine
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 
 
 def _run(args: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
@@ -46,16 +47,19 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             raise
         pytest.skip(f"the dependencies' wheels could not be gathered: {e}")
     venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", str(venv)])
+    # The environment gets no pip of its own (ensurepip took 12 s of a busy machine);
+    # this pip installs into it (--python), uncompiled (Python compiles on first use).
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
     offline = {**os.environ, "PIP_CONFIG_FILE": os.devnull, "PIP_NO_INPUT": "1"}
     _run(
         [
+            *pip,
+            "--python",
             str(bin_dir / "python"),
-            "-m",
-            "pip",
             "install",
             "-q",
+            "--no-compile",
             "--no-index",
             "--find-links",
             str(wheels),

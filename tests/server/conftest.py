@@ -28,6 +28,8 @@ from domeng.server import SQLiteStorage, create_app, protocols
 from domeng.server.connection import Connection
 from domeng.server.limits import generous
 
+from .postgres import postgres_cluster, postgres_database, postgres_url  # noqa: F401
+
 Json = dict[str, Any]
 T = TypeVar("T")
 TIMEOUT = 10.0
@@ -89,7 +91,12 @@ class Service:
     def socket(self, table_id: str) -> Socket:
         stack = contextlib.ExitStack()
         url = f"{self.ws_base}/ws/tables/{table_id}"
-        return Socket(stack.enter_context(connect(url, open_timeout=TIMEOUT)), stack)
+        # no keepalive pings: the client's ping thread draws its payload from the module's
+        # `random`, which Hypothesis (6.170) calls a fault when it happens during a draw
+        # no limit to what waits unread (max_queue): a socket a test stopped reading from
+        # would otherwise hold its close handshake behind the unread frames (10 s each)
+        sock = connect(url, open_timeout=TIMEOUT, ping_interval=None, max_queue=None)
+        return Socket(stack.enter_context(sock), stack)
 
 
 class Socket:
@@ -150,10 +157,19 @@ def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.T
     # a test suite makes hundreds of tables and messages from one address in a moment;
     # the limits themselves are tested with the service's own (test_server_limits.py)
     options.setdefault("shares", generous())
-    app = create_app(SQLiteStorage(db), **options)
+    options.setdefault("spectators_per_address", 1000)  # the suite's sockets, one address
+    # the coach at its quickest level: a round's review in a third of the time (that the
+    # service judges at the level it was given: test_server_hints.py)
+    options.setdefault("coach_level", "expert:fast")
+    return serve_in_thread(create_app(SQLiteStorage(db), **options))
+
+
+def serve_in_thread(app: Any, **config: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
+    """``app`` served by uvicorn in a thread of this process, on 127.0.0.1 at a port the
+    system chooses (``config``: protocols.config's options, such as trusted_proxies)."""
     # log_config=None: the service's log records reach the root logger (and caplog)
-    config = protocols.config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on")
-    server = uvicorn.Server(config)
+    made = protocols.config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on", **config)
+    server = uvicorn.Server(made)
     thread = threading.Thread(target=server.run, daemon=True, name=SERVICE_THREAD)
     thread.start()
     deadline = time.monotonic() + TIMEOUT

@@ -69,6 +69,10 @@ def kind_of(doc: Json) -> str | None:
     if kind in SERVICE_TYPES:
         return "service_message"
     keys = set(doc)
+    if "entrants" in keys:  # a tournament's
+        return "tournament" if "id" in keys else "new_tournament"
+    if {"entrant", "status", "table"} <= keys:
+        return "entrant_view"
     if "seats" in keys and "links" not in keys and "id" not in keys:
         return "new_table"
     if "tokens" in keys:

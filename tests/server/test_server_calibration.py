@@ -94,3 +94,38 @@ def test_a_file_that_is_no_calibration_is_named_before_anything_starts(tmp_path:
         assert not (tmp_path / "t.sqlite3").exists()  # no database made, no port taken
     missing = CliRunner().invoke(main, ["serve", "--calibration", str(tmp_path / "nope.json")])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_a_fresh_install_s_leaderboard_shows_the_computer_levels_with_their_ratings() -> None:
+    """Before anyone played, the leaderboard is not empty: every computer level is on it
+    with its calibrated rating, highest first; a person shows once they have the games."""
+    from domeng.history import calibration as shipped
+    from domeng.history.recorder import computer_profiles
+    from domeng.server.history import LEADERBOARD_GAMES, leaderboard
+    from domeng.server.players import levels
+    from domeng.storage import MemoryStorage, StoredProfile
+    from domeng.storage.history import Figures
+
+    s = MemoryStorage()
+    first = shipped.load()
+    computer_profiles(s, levels(), first, 0.0)
+    rows = leaderboard(s)
+    assert {r["id"] for r in rows} == set(levels())
+    assert [r["place"] for r in rows] == list(range(1, len(rows) + 1))
+    for r in rows:
+        assert r["kind"] == "computer" and r["games"] == 0
+        assert r["rating"] == round(first[r["id"]].mu if r["id"] in first else 25.0, 2)
+    ratings = [r["rating"] for r in rows]
+    assert ratings == sorted(ratings, reverse=True)
+    # a person: off the board with one game too few, placed by rating among the levels after
+    top = max(first[level].mu for level in levels() if level in first)
+    for games, shown in ((LEADERBOARD_GAMES - 1, False), (LEADERBOARD_GAMES, True)):
+        pid = f"p-{games:02x}"
+        figures = Figures(top + 1, 1.0, games=games, rounds=3 * games)
+        s.create_profile(
+            StoredProfile(pid, f"Cicci {games}", "id", "red", "person", pid, 0.0, figures)
+        )
+        ids = [r["id"] for r in leaderboard(s)]
+        assert (pid in ids) is shown
+        if shown:
+            assert ids[0] == pid

@@ -21,8 +21,8 @@ from domeng.server.clock import FakeClock
 from domeng.server.hub import Hub
 from domeng.server.messages import Back, Play, Ready
 from domeng.server.players import BotRunner, choose_move
-from domeng.server.storage import MemoryStorage, SQLiteStorage, Storage
 from domeng.server.tables import Connection, Table
+from domeng.storage import MemoryStorage, SQLiteStorage, Storage
 
 from .conftest import drain
 

@@ -82,7 +82,11 @@ def _frames(s: socket.socket, buf: bytearray, until: float) -> Any:
                 break
             yield buf[0], bytes(buf[start : start + n])
             del buf[: start + n]
-        chunk = s.recv(1 << 16)
+        s.settimeout(max(0.01, until - time.monotonic()))  # no read past the watch's end
+        try:
+            chunk = s.recv(1 << 16)
+        except TimeoutError:
+            return
         if not chunk:
             return
         buf += chunk

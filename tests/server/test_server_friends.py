@@ -317,3 +317,58 @@ def test_a_qr_code_is_an_svg(service: Any) -> None:
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("image/svg+xml")
     assert r.text.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and "path" in r.text
+
+
+def test_the_share_of_talk_is_a_seats_whatever_its_connections() -> None:
+    """Five messages in ten seconds from a seat, however many connections it opens
+    (each connection had its own share before); a spectator's share is per address."""
+    import asyncio as _asyncio
+
+    from domeng.server.bodies import NewTable
+    from domeng.server.chat import RATE
+    from domeng.server.clock import FakeClock
+    from domeng.server.hub import Hub
+    from domeng.server.messages import Chat as ChatMessage
+    from domeng.server.tables import Connection, TableError
+    from domeng.storage import MemoryStorage
+
+    from .test_server_clock import InlineRunner, run
+
+    async def main() -> None:
+        clock = FakeClock()
+        hub = Hub(MemoryStorage(), InlineRunner(), clock)
+        seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": "random"}] * 4
+        body = {"seats": seats, "pace_ms": 60_000, "spectator_chat": True}
+        created = await hub.create_table(NewTable.model_validate(body))
+        t, token = created.table, created.tokens[0]
+        count, seconds = RATE
+        ann = [Connection(address="10.0.0.1") for _ in range(count + 1)]
+        for c in ann:
+            hub.hello(t, c, token)
+        said = ChatMessage.model_validate({"type": "chat", "text": "hi"})
+        for c in ann[:count]:  # one message from each connection: the seat's five
+            await hub.say(t, c, said)
+        try:
+            await hub.say(t, ann[count], said)
+            raise AssertionError("a sixth message from the seat was let through")
+        except TableError as e:
+            assert e.code == "rate_limited"
+        watchers = [Connection(address="10.0.0.2") for _ in range(count + 1)]
+        for c in watchers:
+            hub.hello(t, c, None)
+        for c in watchers[:count]:
+            await hub.say(t, c, said)
+        try:
+            await hub.say(t, watchers[count], said)
+            raise AssertionError("a sixth message from the spectators' address went through")
+        except TableError as e:
+            assert e.code == "rate_limited"
+        other = Connection(address="10.0.0.3")  # another spectator: a share of its own
+        hub.hello(t, other, None)
+        await hub.say(t, other, said)
+        clock.advance(seconds)  # ten seconds later the seat may talk again
+        await hub.say(t, ann[count], said)
+        await _asyncio.sleep(0)
+        await hub.close()
+
+    run(main)

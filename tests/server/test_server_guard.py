@@ -103,3 +103,44 @@ def test_a_websocket_that_never_says_hello_is_closed(tmp_path: Any) -> None:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_forwarded_addresses_are_believed_only_from_the_proxies_named() -> None:
+    """uvicorn believes X-Forwarded-For from 127.0.0.1 unless told otherwise: the
+    service's configuration believes it from the proxies ``--trust-proxy`` names alone."""
+    import asyncio
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    from domeng.server import protocols
+
+    async def echo(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        body = f"{scope['client'][0]} {scope['scheme']}".encode()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
+
+    def seen(**options: Any) -> str:
+        config = protocols.config(echo, host="127.0.0.1", port=0, log_config=None, **options)
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+        thread.start()
+        try:
+            for _ in range(500):
+                if server.started:
+                    break
+                time.sleep(0.01)
+            port = server.servers[0].sockets[0].getsockname()[1]
+            headers = {"x-forwarded-for": "192.168.1.50", "x-forwarded-proto": "https"}
+            return httpx.get(f"http://127.0.0.1:{port}/", headers=headers).text
+        finally:
+            server.should_exit = True
+            thread.join(10)
+
+    assert seen() == "127.0.0.1 http"  # no proxy named: the socket's own address
+    assert seen(trusted_proxies=["10.0.0.1"]) == "127.0.0.1 http"  # not from that one
+    assert seen(trusted_proxies=["127.0.0.1"]) == "192.168.1.50 https"

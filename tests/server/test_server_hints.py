@@ -7,7 +7,10 @@ import asyncio
 import concurrent.futures
 import random
 import time
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from domeng.bots.reasons import KEYS
 from domeng.engine import Game
@@ -15,6 +18,8 @@ from domeng.server.hinting import hint_body
 from domeng.server.players import BotRunner
 
 from .test_protocol_schema import validator
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 Json = dict[str, Any]
 
@@ -77,6 +82,7 @@ def test_the_seat_in_turn_gets_a_hint_and_it_is_counted(service: Any) -> None:
     hand_numbers = {int(n) for tile in view["hand"] for n in tile.split("-")}
     assert [n for n in range(7) if hint["numbers"][0][n] == 1.0] == sorted(hand_numbers)
     assert hint["hints"] == 1
+    assert hint["level"] == "expert:fast"  # the level the service was started with
     assert not list(validator("service_message").iter_errors(hint))
     seats = sock.until(lambda m: m["type"] == "seats")
     assert seats["table"]["seats"][0]["hints"] == 1
@@ -172,6 +178,7 @@ def test_a_finished_round_is_reviewed(service: Any) -> None:
         doc = r.json()
         assert not list(validator("review").iter_errors(doc))
         assert doc["seat"] == seat and doc["round"] == 1 and len(doc["players"]) == 5
+        assert doc["level"] == "expert:fast"  # the service's coach_level (conftest)
         record = service.http.get(f"/api/tables/{t['id']}/record").json()
         plays = record["rounds"][0]["plays"]
         for d in doc["decisions"]:
@@ -196,3 +203,37 @@ def test_a_finished_round_is_reviewed(service: Any) -> None:
         headers={"content-type": "application/json"},
     )
     assert sent.status_code == 422 and sent.json()["error"]["code"] == "bad_record"
+
+
+def test_the_coach_judges_at_the_level_it_is_given(monkeypatch: Any) -> None:
+    """A hint and a review are judged at the service's level (``--coach-level``), not
+    only labelled with it."""
+    import domeng.server.hinting as hinting
+    import domeng.server.reviews as reviews
+
+    game = Game()
+    r = game.deal(random.Random(4))
+    assert r.turn is not None
+    judged: list[str] = []
+    real_judge = hinting.judge_position
+
+    def judge(v: Any, level: Any) -> Any:
+        judged.append(level.name)
+        return real_judge(v, level)
+
+    monkeypatch.setattr(hinting, "judge_position", judge)
+    assert hint_body(1, game.view(r.turn), "expert:fast")["level"] == "expert:fast"
+    assert judged == ["expert:fast"]
+
+    class Judged(Exception):
+        pass
+
+    def decisions(got: Any, seat: int, level: Any, **kw: Any) -> Any:
+        judged.append(level.name)
+        raise Judged
+
+    monkeypatch.setattr(reviews, "decisions", decisions)
+    record = (EXAMPLES / "02-ceki.json").read_bytes()
+    with pytest.raises(Judged):
+        reviews.review_text(record, 0, 1, "expert:strong")
+    assert judged == ["expert:fast", "expert:strong"]

@@ -4,6 +4,7 @@ bounded in count and time."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -136,12 +137,12 @@ def test_connections_are_counted_per_address_and_in_all() -> None:
     from domeng.server.limits import Connections
 
     caps = Connections(per_address=2, in_all=5)
-    for _ in range(2):
-        caps.open("192.168.1.50")
+    first = caps.open("192.168.1.50")
+    caps.open("192.168.1.50")
     with pytest.raises(TableError) as refused:
         caps.open("192.168.1.50")
     assert refused.value.code == "too_many_connections" and refused.value.status == 429
-    caps.closed("192.168.1.50")
+    caps.closed(first)
     caps.open("192.168.1.50")  # one closed: one may open
     caps.open("127.0.0.1")
     caps.open("127.0.0.1")  # this computer's own are not counted per address...
@@ -158,7 +159,7 @@ def test_one_connection_too_many_is_told_why_and_closed(tmp_path: Path) -> None:
     try:
         seats = [{"kind": "computer", "level": "random"}] * 5
         t = httpx.post(f"{base}/api/tables", json={"seats": seats, "pace_ms": 0}).json()
-        hub = server.config.app.state.hub
+        hub = server.config.app.app.state.hub  # the app inside forwarded.Forwarded
         hub.connections = Connections(in_all=1)
         url = base.replace("http://", "ws://") + f"/ws/tables/{t['id']}"
         with connect(url, open_timeout=10) as first:
@@ -176,6 +177,46 @@ def test_one_connection_too_many_is_told_why_and_closed(tmp_path: Path) -> None:
         with connect(url, open_timeout=10) as again:  # the first closed: room again
             again.send(json.dumps({"type": "hello"}))
             assert json.loads(again.recv(timeout=10))["type"] == "welcome"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_this_computer_cannot_take_the_seated_places_by_watching(tmp_path: Path) -> None:
+    """The service's own share (20 spectators from one address, loopback counted): the
+    21st spectator is told why and closed; a seat's connection still comes in."""
+    from domeng.server.limits import SPECTATORS_PER_ADDRESS
+
+    db = tmp_path / "t.sqlite3"
+    server, thread, base = start_service(db, spectators_per_address=SPECTATORS_PER_ADDRESS)
+    try:
+        seats = [{"kind": "person", "name": "Ann"}]
+        seats += [{"kind": "computer", "level": "random"}] * 4
+        t = httpx.post(f"{base}/api/tables", json={"seats": seats}).json()
+        url = base.replace("http://", "ws://") + f"/ws/tables/{t['id']}"
+        with contextlib.ExitStack() as stack:
+            for _ in range(SPECTATORS_PER_ADDRESS):
+                ws = stack.enter_context(connect(url, open_timeout=10))
+                ws.send(json.dumps({"type": "hello"}))
+                assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            one_past = stack.enter_context(connect(url, open_timeout=10))
+            one_past.send(json.dumps({"type": "hello", "id": "h"}))
+            m = json.loads(one_past.recv(timeout=10))
+            assert m["code"] == "too_many_spectators" and m["reply_to"] == "h"
+            with pytest.raises(ConnectionClosed) as closed:
+                one_past.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+            ann = stack.enter_context(connect(url, open_timeout=10))
+            ann.send(json.dumps({"type": "hello", "token": t["tokens"]["0"]}))
+            assert json.loads(ann.recv(timeout=10)) == {
+                "type": "welcome", "table_id": t["id"], "seat": 0
+            }  # fmt: skip
+            ann.send(json.dumps({"type": "ping", "id": "p"}))
+            while json.loads(ann.recv(timeout=10))["type"] != "pong":
+                pass
+            places = server.config.app.app.state.hub.connections
+            assert (places.held("watching"), places.held("seated")) == (20, 1)
+            assert places.held("greeting") == 0
     finally:
         server.should_exit = True
         thread.join(10)

@@ -13,8 +13,8 @@ from domeng.server.bodies import NewTable
 from domeng.server.clock import FakeClock
 from domeng.server.hub import Hub
 from domeng.server.pacing import MOVES_PER_TURN, Pacing
-from domeng.server.storage import SQLiteStorage
 from domeng.server.tables import Connection
+from domeng.storage import SQLiteStorage
 
 from .conftest import run_apart
 from .test_server_clock import InlineRunner, settle

@@ -41,13 +41,26 @@ def new_profile(service: Any, name: str, **more: Any) -> Json:
     return body
 
 
+def all_profiles(service: Any) -> list[Json]:
+    """Every profile, page after page."""
+    got: list[Json] = []
+    cursor = None
+    while True:
+        params = {"limit": "500"} | ({"cursor": cursor} if cursor else {})
+        page = service.http.get("/api/profiles", params=params).json()
+        got += page["profiles"]
+        cursor = page["next"]
+        if cursor is None:
+            return got
+
+
 def test_a_profile_is_made_picked_and_its_name_is_unique(service: Any) -> None:
     made = new_profile(service, "Andi Players", language="id", mark="green")
     assert made["kind"] == "person" and made["language"] == "id" and made["mark"] == "green"
     assert made["games"] == 0 and made["token"]
     again = service.http.post("/api/profiles", json={"name": "andi PLAYERS"})
     assert again.status_code == 409 and again.json()["error"]["code"] == "name_taken"
-    listed = service.http.get("/api/profiles").json()["profiles"]
+    listed = all_profiles(service)
     mine = [p for p in listed if p["id"] == made["id"]]
     assert mine and "token" not in mine[0]
     # the computer levels are profiles too, made by the service
@@ -67,16 +80,14 @@ def kept_profiles(service: Any) -> list[Any]:
     """Every profile: a person's whole, a computer level's without its figures."""
     return [
         p if p["kind"] == "person" else {k: v for k, v in p.items() if k not in PLAYED}
-        for p in service.http.get("/api/profiles").json()["profiles"]
+        for p in all_profiles(service)
     ]
 
 
 def played(service: Any) -> dict[str, tuple[int, int]]:
     """Each computer level's games and rounds (they only grow)."""
     return {
-        p["id"]: (p["games"], p["rounds"])
-        for p in service.http.get("/api/profiles").json()["profiles"]
-        if p["kind"] == "computer"
+        p["id"]: (p["games"], p["rounds"]) for p in all_profiles(service) if p["kind"] == "computer"
     }
 
 
@@ -157,7 +168,8 @@ def test_the_leaderboard_lists_players_with_five_games_and_comes_as_csv(service:
     assert board["min_games"] == 5
     ratings = [p["rating"] for p in board["players"]]
     assert ratings == sorted(ratings, reverse=True)
-    assert all(p["games"] >= 5 for p in board["players"])
+    # a person with five games; a computer level with any (its rating calibrated)
+    assert all(p["games"] >= 5 or p["kind"] == "computer" for p in board["players"])
     r = service.http.get("/api/leaderboard?format=csv")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(r.text)))
@@ -173,12 +185,12 @@ def test_a_seat_taken_with_a_profile_counts_for_it_and_a_bad_token_changes_nothi
     seats = [{"kind": "person", "open": True}] + [{"kind": "computer", "level": "random"}] * 4
     t = service.new_table(seats, pace_ms=0, stand_in=None, end={"rounds": 1})
     bad = service.http.post(
-        f"/api/tables/{t['id']}/seats/0", json={"name": "Cicci", "profile": "nope"}
+        f"/api/tables/{t['id']}/seats/0", json={"name": "Ciccio", "profile": "nope"}
     )
     assert bad.status_code == 403 and bad.json()["error"]["code"] == "bad_profile"
     assert service.http.get(f"/api/tables/{t['id']}").json()["seats"][0]["taken"] is False
     took = service.http.post(
-        f"/api/tables/{t['id']}/seats/0", json={"name": "Cicci", "profile": me["token"]}
+        f"/api/tables/{t['id']}/seats/0", json={"name": "Ciccio", "profile": me["token"]}
     )
     assert took.status_code == 201, took.text
     play_game(service, t, took.json()["token"])
@@ -186,3 +198,46 @@ def test_a_seat_taken_with_a_profile_counts_for_it_and_a_bad_token_changes_nothi
     assert page["figures"]["rounds"] == 1 and page["recent"][0]["game"] == t["id"]
     stones = service.http.get(f"/api/tables/{t['id']}/stones").json()["stones"]
     assert len(stones) == 1 and len(stones[0]) == 5
+
+
+def test_the_profiles_come_in_pages_to_the_last(service: Any) -> None:
+    for n in range(3):
+        new_profile(service, f"Paged {n}")
+    whole = [p["id"] for p in all_profiles(service)]
+    assert len(whole) >= 6 and len(set(whole)) == len(whole)
+    at_most = service.http.get("/api/profiles?limit=500").json()
+    assert [p["id"] for p in at_most["profiles"]] == whole[:500]
+    got, cursor = [], None
+    while True:  # two at a time: the same profiles, in the same order
+        params = {"limit": "2"} | ({"cursor": cursor} if cursor else {})
+        page = service.http.get("/api/profiles", params=params).json()
+        assert len(page["profiles"]) <= 2
+        got += [p["id"] for p in page["profiles"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert got == whole
+    # a page that is full and the last: no next; one short of the end: a next
+    last = service.http.get("/api/profiles", params={"limit": "2", "cursor": whole[-3]}).json()
+    assert [p["id"] for p in last["profiles"]] == whole[-2:] and last["next"] is None
+    short = service.http.get("/api/profiles", params={"limit": "1", "cursor": whole[-3]}).json()
+    assert [p["id"] for p in short["profiles"]] == [whole[-2]] and short["next"] == whole[-2]
+    # after the last profile: an empty page
+    empty = service.http.get("/api/profiles", params={"cursor": whole[-1]}).json()
+    assert empty == {"profiles": [], "next": None}
+    # by default a hundred
+    first = service.http.get("/api/profiles").json()
+    assert [p["id"] for p in first["profiles"]] == whole[:100]
+
+
+def test_a_bad_page_of_profiles_is_refused(service: Any) -> None:
+    for query, code in (
+        ("limit=0", "bad_query"),
+        ("limit=501", "bad_query"),
+        ("limit=-1", "bad_query"),
+        ("limit=2.5", "bad_query"),
+        ("limit=x", "bad_query"),
+        ("cursor=p-nobody", "bad_cursor"),
+    ):
+        r = service.http.get(f"/api/profiles?{query}")
+        assert r.status_code == 400 and r.json()["error"]["code"] == code, query

@@ -16,12 +16,12 @@ from domeng.server.replays import INLINE_LIMIT
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-def post_replay(service: Any, record: object, **params: str) -> Any:
+def post_replay(service: Any, record: object, encoding: str = "gzip", **params: str) -> Any:
     return service.http.post(
         "/api/replay",
         content=json.dumps(record),
         params=params,
-        headers={"content-type": "application/json"},
+        headers={"content-type": "application/json", "accept-encoding": encoding},
     )
 
 
@@ -80,7 +80,7 @@ def test_a_long_replay_comes_from_the_workers_file_whole_and_the_file_is_removed
     service: Any,
 ) -> None:
     record = long_record(120)
-    whole = post_replay(service, record)
+    whole = post_replay(service, record, "identity")  # its length told (gzip's is not)
     assert whole.status_code == 200
     assert len(whole.content) > INLINE_LIMIT  # too long for the pipe: sent from a file,
     assert "etag" in whole.headers  # which a file's answer has (an answer of bytes has not)
@@ -95,3 +95,23 @@ def test_a_long_replay_comes_from_the_workers_file_whole_and_the_file_is_removed
         time.sleep(0.05)
         left = Path(tempfile.gettempdir()).glob("domeng-replays-*/replay-*.json")
     assert files == []  # removed once sent
+
+
+def test_a_record_with_a_key_written_twice_is_refused_as_domeng_replay_refuses_it(
+    service: Any,
+) -> None:
+    """The service reads a posted record with the engine's loader: a key written twice
+    (which record.md says a record never has) is refused, for a replay and a review."""
+    text = (EXAMPLES / "02-ceki.json").read_text()
+    twice = text.replace('"format":', '"format": "domeng.record/0", "format":', 1)
+    assert twice != text
+    headers = {"content-type": "application/json"}
+    for path in ("/api/replay", "/api/review?seat=0&round=1"):
+        r = service.http.post(path, content=twice, headers=headers)
+        assert r.status_code == 400, r.text
+        error = r.json()["error"]
+        assert error["code"] == "bad_json" and "duplicate key 'format'" in error["message"]
+    for path in ("/api/replay", "/api/review?seat=0&round=1"):  # the same text once: fine
+        # (a review is the coach's work: seconds on a busy machine)
+        answer = service.http.post(path, content=text, headers=headers, timeout=120)
+        assert answer.status_code == 200

@@ -1,5 +1,5 @@
-"""A real `domeng serve` process killed with SIGKILL and started again resumes every table;
-one that is sent SIGTERM stops, whatever its clients do."""
+"""A real `domeng serve` process killed with SIGKILL and started again resumes every table
+(on SQLite and on PostgreSQL); one that is sent SIGTERM stops, whatever its clients do."""
 
 from __future__ import annotations
 
@@ -31,8 +31,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serve(db: Path, port: int) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
-    env = dict(os.environ, DOMENG_DATA_DIR=str(db.parent))
+def serve(
+    db: Path | str, port: int, data: Path | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+    """A real ``domeng serve`` on ``db`` (a SQLite file, or a PostgreSQL URL with the
+    data folder ``data``), killed at the end if it still runs."""
+    folder = data if data is not None else Path(db).parent
+    env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
     command = [sys.executable, "-m", "domeng", "serve", "--no-browser"]
     command += ["--port", str(port), "--db", str(db)]
     proc = subprocess.Popen(
@@ -91,10 +96,15 @@ def is_prefix(before: Json, after: Json) -> bool:
     return True
 
 
-def test_a_killed_server_resumes_every_table_exactly(tmp_path: Path) -> None:
-    db = tmp_path / "tables.sqlite3"
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_killed_server_resumes_every_table_exactly(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    db: Path | str = tmp_path / "tables.sqlite3"
+    if backend == "postgres":  # a schema of its own (tests/server/postgres.py)
+        db = request.getfixturevalue("postgres_url")
     port = free_port()
-    with serve(db, port) as (proc, http):
+    with serve(db, port, tmp_path) as (proc, http):
         level = http.get("/api").json()["default_level"]
         seats = [{"kind": "person", "name": "Ann"}] + [{"kind": "computer", "level": level}] * 4
         person = http.post("/api/tables", json={"seats": seats, "pace_ms": 0, "stand_in": None})
@@ -129,7 +139,7 @@ def test_a_killed_server_resumes_every_table_exactly(tmp_path: Path) -> None:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(TIMEOUT)
 
-    with serve(db, port) as (proc, http):
+    with serve(db, port, tmp_path) as (proc, http):
         after = http.get(f"/api/tables/{pt['id']}/record").json()
         table_after = http.get(f"/api/tables/{pt['id']}").json()
         assert after == before

@@ -10,8 +10,8 @@ from typing import Any
 from domeng.engine.standings import standings
 from domeng.server.bodies import NewTable
 from domeng.server.hub import Hub
-from domeng.server.storage import MemoryStorage
 from domeng.server.tables import Connection, Table
+from domeng.storage import MemoryStorage
 
 from .conftest import run_apart
 
@@ -21,14 +21,14 @@ def test_the_standings_sent_are_those_of_the_whole_game_at_every_change() -> Non
 
     async def play() -> None:
         hub = Hub(MemoryStorage())
-        sent = hub.broadcast
+        sent = Table.broadcast
 
         def checking(t: Table, **kwargs: Any) -> None:  # every change is broadcast
             assert t.standings_json() == [s.json() for s in standings(t.game)]
             checked.append(t.state)
             sent(t, **kwargs)
 
-        hub.broadcast = checking  # type: ignore[method-assign]
+        Table.broadcast = checking  # type: ignore[method-assign]
         seats = [{"kind": "computer", "level": "random"}] * 5
         created = await hub.create_table(NewTable.model_validate({"seats": seats, "pace_ms": 0}))
         t = created.table
@@ -41,6 +41,7 @@ def test_the_standings_sent_are_those_of_the_whole_game_at_every_change() -> Non
                     while not watcher.outbox.empty():
                         watcher.outbox.get_nowait()
         finally:
+            Table.broadcast = sent  # type: ignore[method-assign]
             await hub.close()
 
     run_apart(play)

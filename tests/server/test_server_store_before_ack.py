@@ -13,8 +13,8 @@ from domeng.server.bodies import NewTable
 from domeng.server.hub import Hub
 from domeng.server.messages import Play
 from domeng.server.socket import answer
-from domeng.server.storage import SQLiteStorage, StoredPlay
 from domeng.server.tables import Connection
+from domeng.storage import SQLiteStorage, StoredPlay
 
 from .conftest import drain
 

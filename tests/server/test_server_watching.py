@@ -10,11 +10,11 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from domeng.server import SQLiteStorage
 from domeng.server.bodies import NewTable
 from domeng.server.frames import Framed
 from domeng.server.hub import Hub
 from domeng.server.tables import QUEUE_LIMIT, Connection, Table
+from domeng.storage import SQLiteStorage
 
 
 def text_of(framed: Framed | None) -> str | None:
@@ -132,7 +132,7 @@ def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
     import domeng.server.fanout as fanout_module
-    import domeng.server.hub as hub_module
+    import domeng.server.tables as hub_module
 
     encoded: list[str] = []
     real = hub_module.encode
@@ -154,7 +154,7 @@ def test_an_update_is_encoded_once_per_view_and_the_same_text_goes_to_all(
                 c.outbox.get_nowait()
         encoded.clear()
         hub.broadcast(t, events=[])
-        hub.fanout.flush(t.id, watchers)  # the spectators' batch goes out now
+        t.fanout.flush(t.id, watchers)  # the spectators' batch goes out now
         texts = {text_of(c.outbox.get_nowait()) for c in watchers}
         await hub.close()
         return len(encoded), len(texts)

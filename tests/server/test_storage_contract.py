@@ -1,7 +1,9 @@
-"""The storage contract: what every backend of ``domeng.server.storage.Storage`` keeps.
+"""The storage contract: what every backend of ``domeng.storage.Storage`` keeps.
 
-Every test runs against each backend (SQLite, memory; PostgreSQL will join them). A
-backend that keeps its data across a reopen (``durable``) is also checked for that.
+Every test runs against each backend (SQLite, memory, PostgreSQL: a schema of its own
+in the database of tests/server/postgres.py, skipped with the reason where there is
+none, except under CI). A backend that keeps its data across a reopen (``durable``) is
+also checked for that.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ import pytest
 
 from domeng.engine import Game, tile_name
 from domeng.engine.tiles import names
-from domeng.server.storage import (
+from domeng.server.tables import Settings, rebuild
+from domeng.storage import (
     CHAT_KEPT,
     HeadToHead,
     MemoryStorage,
@@ -39,9 +42,9 @@ from domeng.server.storage import (
     StoredProfile,
     StoredSeat,
     StoredTable,
+    StoredTournament,
 )
-from domeng.server.storage.sqlite import MIGRATIONS
-from domeng.server.tables import Settings, rebuild
+from domeng.storage.sqlite import MIGRATIONS
 
 
 @dataclass
@@ -51,18 +54,25 @@ class Backend:
     durable: bool
 
 
-def _backends(tmp_path: Path) -> dict[str, Backend]:
-    db = tmp_path / "sub" / "t.sqlite3"
+BACKENDS = ["sqlite", "memory", "postgres"]
+
+
+def _backend(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    if name == "sqlite":
+        db = tmp_path / "sub" / "t.sqlite3"
+        return Backend("sqlite", lambda: SQLiteStorage(db), durable=True)
+    if name == "postgres":
+        from domeng.storage.postgres import PostgresStorage
+
+        url: str = request.getfixturevalue("postgres_url")
+        return Backend("postgres", lambda: PostgresStorage(url), durable=True)
     memory = MemoryStorage()
-    return {
-        "sqlite": Backend("sqlite", lambda: SQLiteStorage(db), durable=True),
-        "memory": Backend("memory", lambda: memory, durable=False),
-    }
+    return Backend("memory", lambda: memory, durable=False)
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return _backends(tmp_path)[request.param]
+    return _backend(request.param, request, tmp_path)
 
 
 @pytest.fixture
@@ -198,6 +208,30 @@ def test_the_last_chat_messages_come_back_in_order(store: Storage) -> None:
         store.add_chat("nope", StoredChat(1, "B", "hi", None, 1.0))
 
 
+def chat_stored(store: Storage, table_id: str) -> list[str | None]:
+    """The texts of a table's chat as the backend holds them (what it keeps, not what it
+    loads), oldest first."""
+    if isinstance(store, MemoryStorage):
+        return [c.text for c in store._tables[table_id].chat]
+    with store._read() as db:  # type: ignore[attr-defined]
+        rows = db.execute("SELECT text FROM chat WHERE table_id = ? ORDER BY n", (table_id,))
+        return [r[0] for r in rows]
+
+
+def test_a_tables_chat_is_kept_to_its_last_messages(store: Storage) -> None:
+    store.create_table(table())
+    store.create_table(table("t2", 2.0))
+    store.add_chat("t2", StoredChat(1, "B", "other", None, 1.0))
+    for n in range(CHAT_KEPT):
+        store.add_chat("t1", StoredChat(n % 5, f"P{n}", f"m{n}", None, float(n)))
+    assert chat_stored(store, "t1") == [f"m{n}" for n in range(CHAT_KEPT)]  # at the bound
+    store.add_chat("t1", StoredChat(0, "P", "one past", None, 500.0))
+    assert chat_stored(store, "t1") == [f"m{n}" for n in range(1, CHAT_KEPT)] + ["one past"]
+    store.add_chat("t1", StoredChat(0, "P", "two past", None, 501.0))
+    assert len(chat_stored(store, "t1")) == CHAT_KEPT
+    assert chat_stored(store, "t2") == ["other"]  # another table's chat is its own
+
+
 def test_only_the_tables_in_progress_are_loaded_and_a_finished_one_is_read_alone(
     store: Storage,
 ) -> None:
@@ -234,6 +268,28 @@ def test_a_removed_table_leaves_the_tables_loaded(store: Storage) -> None:
         store.end_table("nope", "host", {})
 
 
+def test_the_tables_in_progress_are_named_first_then_read_a_few_at_a_time(
+    store: Storage,
+) -> None:
+    """What a service reads at a start (registry.py): the ids alone, in load_tables'
+    order, then any of them whole, as load_tables reads them; an ended, removed or
+    unknown table is not among them."""
+    for table_id, created in (("b", 2.0), ("c", 1.0), ("a", 2.0), ("d", 3.0), ("e", 4.0)):
+        store.create_table(table(table_id, created))
+    store.add_deal("a", 1, StoredDeal([["6-6"]], ["0-0"]))
+    store.add_play("a", 1, 0, StoredPlay(0, "6-6", "right"))
+    store.add_chat("a", StoredChat(0, "Ann", "hi", None, 2.0))
+    store.end_table("d", "end", {"id": "d"})
+    store.remove_table("e")
+    assert store.tables_in_progress() == ["c", "a", "b"]
+    whole = {t.id: t for t in store.load_tables()}
+    some = store.load_some_tables(["b", "a", "d", "e", "nope"])
+    assert sorted(t.id for t in some) == ["a", "b"]
+    assert all(t == whole[t.id] for t in some)  # each read whole: seats, deals, plays, chat
+    assert store.load_some_tables([]) == []
+    assert store.load_some_tables(["d", "e"]) == []
+
+
 def test_a_stored_game_replays_into_the_same_game(store: Storage) -> None:
     game = Game()
     rng = random.Random(3)
@@ -257,9 +313,11 @@ def test_a_stored_game_replays_into_the_same_game(store: Storage) -> None:
     assert again.stones == game.stones
 
 
-@pytest.mark.parametrize("name", ["sqlite"])
-def test_a_durable_storage_keeps_everything_across_a_reopen(name: str, tmp_path: Path) -> None:
-    backend = _backends(tmp_path)[name]
+@pytest.mark.parametrize("name", ["sqlite", "postgres"])
+def test_a_durable_storage_keeps_everything_across_a_reopen(
+    name: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    backend = _backend(name, request, tmp_path)
     assert backend.durable
     first = backend.open()
     first.create_table(table())
@@ -490,3 +548,25 @@ def test_a_file_of_the_first_version_opens_in_place_and_keeps_every_table(tmp_pa
     assert again.version == len(MIGRATIONS)
     assert again.load_tables()[0].chat[-1].text == "still here"
     again.close()
+
+
+def test_a_tournament_is_kept_whole_and_replaced_by_its_change(
+    backend: Backend, store: Storage
+) -> None:
+    assert store.load_tournaments() == []
+    first = StoredTournament("t1", 20.0, {"name": "Club", "rounds": [], "n": 1})
+    older = StoredTournament("t0", 10.0, {"name": "Earlier", "deep": {"a": [1, 2]}})
+    store.save_tournament(first)
+    store.save_tournament(older)
+    first.doc["n"] = 99  # a change made after saving is not kept
+    assert store.load_tournaments() == [
+        StoredTournament("t0", 10.0, {"name": "Earlier", "deep": {"a": [1, 2]}}),
+        StoredTournament("t1", 20.0, {"name": "Club", "rounds": [], "n": 1}),
+    ]
+    store.save_tournament(StoredTournament("t1", 20.0, {"name": "Club", "n": 2}))
+    assert [t.doc for t in store.load_tournaments()][1] == {"name": "Club", "n": 2}
+    if backend.durable:
+        store.close()
+        again = backend.open()
+        assert [t.id for t in again.load_tournaments()] == ["t0", "t1"]
+        again.close()

@@ -5,11 +5,13 @@ table and gains theirs (tests/server/fixtures/tables-v3.sqlite3)."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from domeng.server.storage import (
+from domeng.server.tables import rebuild
+from domeng.storage import (
     COMPUTER,
     PERSON,
     Figures,
@@ -21,15 +23,21 @@ from domeng.server.storage import (
     StorageError,
     StoredProfile,
 )
-from domeng.server.storage.sqlite import MIGRATIONS
-from domeng.server.tables import rebuild
+from domeng.storage.sqlite import MIGRATIONS
 
 
-@pytest.fixture(params=["sqlite", "memory"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Storage:
+@pytest.fixture(params=["sqlite", "memory", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     if request.param == "sqlite":
-        return SQLiteStorage(tmp_path / "h.sqlite3")
-    return MemoryStorage()
+        s: Storage = SQLiteStorage(tmp_path / "h.sqlite3")
+    elif request.param == "postgres":
+        from domeng.storage.postgres import PostgresStorage
+
+        s = PostgresStorage(request.getfixturevalue("postgres_url"))
+    else:
+        s = MemoryStorage()
+    yield s
+    s.close()
 
 
 def person(pid: str, name: str, token: str | None = None) -> StoredProfile:
@@ -58,6 +66,22 @@ def test_profiles_come_back_people_first_with_unique_names(store: Storage) -> No
         with pytest.raises(StorageError):
             store.create_profile(clash)
     assert len(store.profiles()) == 3
+
+
+def test_profiles_come_a_page_at_a_time_after_a_profile(store: Storage) -> None:
+    for pid, name in (("p-3", "andi"), ("p-1", "Besse"), ("p-2", "besse"), ("p-4", "Zara")):
+        store.create_profile(person(pid, name + ("" if pid != "p-2" else " 2")))
+    bot = StoredProfile("basic", "basic", "en", "computer", COMPUTER, None, 1.0, Figures(24, 1))
+    store.create_profile(bot)
+    whole = [p.id for p in store.profiles()]
+    assert whole == ["p-3", "p-1", "p-2", "p-4", "basic"]
+    assert [p.id for p in store.profiles(limit=2)] == whole[:2]
+    assert [p.id for p in store.profiles(after="p-1", limit=2)] == whole[2:4]
+    assert [p.id for p in store.profiles(after="p-4", limit=2)] == ["basic"]
+    assert [p.id for p in store.profiles(after="p-4")] == ["basic"]
+    assert store.profiles(after="basic", limit=2) == []
+    with pytest.raises(StorageError):
+        store.profiles(after="p-nobody")
 
 
 def test_a_recorded_round_adds_to_the_figures_games_and_head_to_head(store: Storage) -> None:
@@ -147,7 +171,7 @@ def test_a_file_of_the_version_before_players_opens_in_place_and_gains_them(
 
 
 def test_a_seats_profile_is_stored_with_it(store: Storage) -> None:
-    from domeng.server.storage import StoredSeat, StoredTable
+    from domeng.storage import StoredSeat, StoredTable
 
     seats = [StoredSeat("person", None, "Ann", "ab" * 32, profile="p-1")]
     seats += [StoredSeat("computer", "basic", f"C{n}") for n in range(4)]

@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
-from domeng.server.storage import MemoryStorage, SQLiteStorage, StorageError, StoredTable
-from domeng.server.storage.base import StoredDeal, StoredPlay
-from domeng.server.storage.writer import StorageWriter
+from domeng.storage import MemoryStorage, SQLiteStorage, StorageError, StoredTable
+from domeng.storage.base import StoredDeal, StoredPlay
+from domeng.storage.writer import StorageWriter
 
 from .conftest import run_apart
 from .test_storage_contract import table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -49,6 +50,35 @@ def test_json_report_pairs_every_spec_with_the_first(
     # The same SPEC again meets the same deals and seeds: the very same games.
     assert lines[2]["vs_first"] == 0.0 and lines[2]["vs_first_ci95"] == [0.0, 0.0]
     assert lines[2]["stones_per_round"] == lines[0]["stones_per_round"]
+    # A ladder's step: each SPEC paired with the one before it.
+    assert lines[0]["vs_previous"] is None
+    assert lines[1]["vs_previous"] == lines[1]["vs_first"]
+    assert lines[2]["vs_previous"] == pytest.approx(-lines[1]["vs_first"])
+
+
+def test_a_calibration_anchored_on_the_paired_results(
+    trials: ModuleType, registry: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from domeng.history.calibration import load
+
+    out = tmp_path / "c.json"
+    argv = ["random", "basic", "--rounds", "10", "--rounds-per-game", "1", "--workers", "1"]
+    assert trials.main([*argv, "--calibrate", str(out)]) == 0
+    assert "vs previous" in capsys.readouterr().out
+    doc = json.loads(out.read_text())
+    shipped = load()
+    got = load(out)
+    assert got["basic"].mu == round(shipped["basic"].mu, 4)
+    assert got["random"].mu == round(shipped["random"].mu, 4)
+    assert set(doc["anchored"]["paired"]) == {"random", "basic"}
+    # The levels above, not measured, are placed level with the one below.
+    assert doc["anchored"]["placed with the level below, not measured"] == [
+        "expert:fast",
+        "expert",
+        "expert:strong",
+    ]
+    assert got["expert:strong"] == got["expert"] == got["expert:fast"] == got["basic"]
+    assert doc["command"].startswith("python benchmarks/trials.py random basic")
 
 
 def test_spec_overrides(trials: ModuleType) -> None:
@@ -61,6 +91,15 @@ def test_spec_overrides(trials: ModuleType) -> None:
     assert trials.parse_spec("basic").level is None
 
 
+def test_spec_model_overrides_reach_the_player(trials: ModuleType) -> None:
+    s = trials.parse_spec("expert:fast+model_beta=2+model_floor=0.05")
+    assert (s.model.beta, s.model.floor) == (2, 0.05)
+    assert s.model.lempa == trials.DEFAULT_MODEL.lempa
+    assert s.make(1).model == s.model
+    assert trials.parse_spec("expert:fast+model_beta=2+uniform").make(1).model is None
+    assert trials.parse_spec("expert:fast").model == trials.DEFAULT_MODEL
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -69,6 +108,8 @@ def test_spec_overrides(trials: ModuleType) -> None:
         ("expert:fast+playouts=1.5", "not a whole number"),
         ("basic+camat=1", "overrides need an expert level"),
         ("nobody", "unknown player 'nobody'"),
+        (CHEAP + "+model_floor=1.5", "model_floor is a share"),
+        (CHEAP + "+model_beta=sharp", "not a number"),
     ],
 )
 def test_bad_spec_exits_2_with_a_message(

@@ -48,6 +48,8 @@ from domeng.engine.tiles import (
     OTHER_HALF,
     PIPS,
     TILE_COUNT,
+    TILE_NUMBERS,
+    numbers_shown,
     pip_total,
     tiles_of,
 )
@@ -123,25 +125,17 @@ BLOCK_RISKY = -10.0
 
 _WORST = float("-inf")
 _LEMPA = tuple(HIGH[t] == LOW[t] for t in range(TILE_COUNT))
-_NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
-"""``_NUMS[t]``: the numbers tile t shows, as a 7-bit mask."""
 _VARIETY: dict[int, int] = {}
 """How many different numbers the tiles of a set show, by set (filled as met)."""
 _known_variety = _VARIETY.get
 _LACKED: tuple[TileSet, ...] = tuple(
-    sum(1 << t for t in range(TILE_COUNT) if _NUMS[t] & lacking) for lacking in range(128)
+    sum(1 << t for t in range(TILE_COUNT) if TILE_NUMBERS[t] & lacking) for lacking in range(128)
 )
 """``_LACKED[m]``: the tiles showing one of the numbers of the 7-bit mask m."""
 
 
 def _variety(tiles: TileSet) -> int:
-    nums = 0
-    x = tiles
-    while x:
-        low = x & -x
-        nums |= _NUMS[low.bit_length() - 1]
-        x ^= low
-    _VARIETY[tiles] = count = nums.bit_count()
+    _VARIETY[tiles] = count = numbers_shown(tiles).bit_count()
     return count
 
 
@@ -286,12 +280,7 @@ def judge(
 
 def _cover(rest: TileSet, others: TileSet) -> int:
     """How many of ``others`` carry a number that ``rest`` shows."""
-    held = 0
-    x = rest
-    while x:
-        low = x & -x
-        held |= _NUMS[low.bit_length() - 1]
-        x ^= low
+    held = numbers_shown(rest)
     return sum((others & NUMBER_MASK[n]).bit_count() for n in NUMBERS if held >> n & 1)
 
 

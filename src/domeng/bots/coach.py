@@ -12,19 +12,25 @@ hidden tiles. It is the expert's own machinery (:mod:`domeng.bots.expert`):
   (:class:`~domeng.bots.rollout.Objective`: minus the stones received, plus a tenth
   of those given, the CAMAT terms).
 
-One difference: where the expert halves its candidates stage by stage to find the
-best move fast, the coach plays **every** legal move out in **the same** guesses
-with the same random stream (common random numbers), so the values of all the
-moves can be compared with each other, and a difference between two moves has a
-small paired standard error. The coach's best move is the one with the best value;
-in a close position it may differ from the move ``expert`` plays.
+The coach plays **every** legal move out in **the same** guesses with the same random
+stream (common random numbers), so the values of all the moves can be compared with
+each other, and a difference between two moves has a small paired standard error. The
+coach's best move is the one with the best value, and it is the move ``expert`` plays
+at the same level (:func:`best_move`). Once few tiles are left in all hands, each guess
+can be solved exactly instead of played out (``exact``, :mod:`domeng.bots.exact`; off
+in the shipped levels, :data:`EXACT_TILES`).
 
 :func:`hindsight` values moves knowing every hand (the true state: only for a
 finished round under review, and always marked as such).
 
-Determinism: the budget that counts is the level's number of play-outs, the
-random stream is seeded from the seed and everything the view shows
-(:func:`~domeng.bots.expert.position_seed`); the level's time is a safety cap.
+One judgement per position: the budget that counts is the level's number of
+play-outs, and the random stream is seeded from everything the view shows (and a seed,
+0 unless asked: :func:`position_seed`), so the same view judged at the same level gives
+the same values, in a hint and in the later review of that decision. The time cap of a
+judgement is :data:`COACH_CAP` (far above what a level spends), so that a busy machine
+does not cut it short. ``expert`` plays the best move of this very judgement
+(:func:`best_move`, with the level's own, shorter cap: the two agree whenever that cap is
+not reached).
 """
 
 from __future__ import annotations
@@ -46,21 +52,59 @@ from domeng.engine import (
     determinize,
 )
 from domeng.engine.moves import SEATS
-from domeng.engine.tiles import HIGH, LOW, Tile, tile_name, tiles_of
+from domeng.engine.tiles import Tile, numbers_shown, tile_name, tiles_of
 
-from .expert import LEVELS, Level, World, position_seed
-from .inference import DEFAULT_MODEL, PlayModel
-from .rollout import DEFAULT_OBJECTIVE, DEFAULT_WEIGHTS, Objective, play_out, round_value
+from .exact import TooBig, solve_moves
+from .inference import DEFAULT_MODEL, ModelParams, PlayModel
+from .levels import LEVELS, Level
+from .rollout import (
+    DEFAULT_OBJECTIVE,
+    DEFAULT_WEIGHTS,
+    Objective,
+    Weights,
+    excluded_by_view,
+    play_out,
+    round_value,
+)
 from .sampling import UNUSED, DealSampler, NoConsistentDeal
 
 __all__ = [
+    "COACH_CAP",
+    "COACH_LEVEL",
     "Beliefs",
     "Judgement",
     "MoveValue",
+    "best_move",
     "find",
     "hindsight",
     "judge_position",
+    "position_seed",
 ]
+
+COACH_LEVEL = "expert"
+"""The level at which the browser's hints and reviews judge: one level for both, so that
+a hint and the review of the same decision give the same values."""
+COACH_CAP = 30.0
+"""The time cap of a judgement, in seconds: far above what any level spends, so that the
+play-outs, not the clock, decide how far it goes and a view is always judged alike (a
+judgement is not played against a clock)."""
+
+EXACT_TILES = 0
+"""With at most this many tiles in all hands together, each guessed world is solved
+exactly (:mod:`domeng.bots.exact`) rather than played out (0: never)."""
+EXACT_COST = 4
+"""An exact world counts as this many play-outs of the level's budget."""
+EXACT_BUDGET = 5000
+"""Positions one exact solution may visit; past it the world is played out."""
+
+World = tuple[Round, float]
+"""A determinized round and its weight (the likelihood of the plays seen, or 1)."""
+
+
+def position_seed(seed: int, v: SeatView) -> str:
+    """A seed for one decision: ``seed`` and everything the view shows."""
+    return f"{seed}|{v.seat}|{v.number}|{v.starter}|{v.hand}|{v.plays}|{v.stones}|{v.table}"
+
 
 _CAUSE: dict[Reason, str] = {
     Reason.PASS: "pass",
@@ -209,6 +253,12 @@ class _Tally:
             else:
                 self.other += w
 
+    def add_value(self, r: Round, seat: int, since: int, w: float, obj: Objective) -> None:
+        """Only the value (what ``expert`` needs to choose): the same as :meth:`add`'s."""
+        self.values.append((w, round_value(r, seat, since, obj)))
+        self.mass += w
+        self.n += 1
+
     def mean(self) -> float:
         return sum(w * x for w, x in self.values) / (self.mass or 1.0)
 
@@ -242,29 +292,61 @@ def _evaluate(
     count: int,
     deadline: float,
     objective: Objective,
-) -> tuple[list[MoveValue], list[World]]:
+    weights: Weights = DEFAULT_WEIGHTS,
+    excluded: list[int] | None = None,
+    detail: bool = True,
+    exact: bool = False,
+) -> tuple[list[_Tally], list[World]]:
     """Play every move out in ``count`` worlds (``worlds(k)`` gives the k-th), all
-    moves in the same world with the same random stream."""
+    moves in the same world with the same random stream. Without ``detail`` only the
+    values are kept (the same values). With ``exact`` every world is solved exactly
+    (:func:`~domeng.bots.exact.solve_moves`) instead, or played out if it is too big."""
     tallies = [_Tally() for _ in moves]
     seen: list[World] = []
     for k in range(count):
         base, weight = worlds(k)
         seen.append((base, weight))
         since = len(base.events)
+        if exact:
+            try:
+                solved = solve_moves(base, moves, objective, EXACT_BUDGET)
+            except TooBig:
+                pass
+            else:
+                for (_, end, after), tally in zip(solved, tallies, strict=True):
+                    if detail:
+                        tally.add(end, seat, since, after, weight, objective)
+                    else:
+                        tally.add_value(end, seat, since, weight, objective)
+                if time.perf_counter() > deadline:
+                    break
+                continue
         state = rng.getstate()
         for m, tally in zip(moves, tallies, strict=True):
             rng.setstate(state)
             r = base.clone()
             r.play(m)
             after = len(r.events)
-            play_out(r, rng, DEFAULT_WEIGHTS, None)
-            tally.add(r, seat, since, after, weight, objective)
+            play_out(r, rng, weights, excluded)
+            if detail:
+                tally.add(r, seat, since, after, weight, objective)
+            else:
+                tally.add_value(r, seat, since, weight, objective)
         if time.perf_counter() > deadline:
             break
-    best = max(tallies, key=_Tally.mean)
-    values = [t.result(m, best) for t, m in zip(tallies, moves, strict=True)]
-    values.sort(key=lambda mv: -mv.value)
-    return values, seen
+    return tallies, seen
+
+
+def _ranked(tallies: list[_Tally]) -> list[int]:
+    """The moves' indices, best value first (ties in the legal moves' order)."""
+    means = [t.mean() for t in tallies]
+    return sorted(range(len(tallies)), key=lambda i: -means[i])
+
+
+def _results(tallies: list[_Tally], moves: tuple[Move, ...]) -> list[MoveValue]:
+    order = _ranked(tallies)
+    best = tallies[order[0]]
+    return [tallies[i].result(moves[i], best) for i in order]
 
 
 def _beliefs(v: SeatView, worlds: list[World]) -> Beliefs:
@@ -276,10 +358,9 @@ def _beliefs(v: SeatView, worlds: list[World]) -> Beliefs:
         mass += w
         for s in range(SEATS):
             hand = r.hands[s]
-            shown = 0
-            for t in tiles_of(hand):
-                shown |= (1 << HIGH[t]) | (1 << LOW[t])
-                if s != v.seat:
+            shown = numbers_shown(hand)
+            if s != v.seat:
+                for t in tiles_of(hand):
                     where[t][s] += w
             for n in range(7):
                 if shown >> n & 1:
@@ -294,47 +375,120 @@ def _beliefs(v: SeatView, worlds: list[World]) -> Beliefs:
     )
 
 
-def judge_position(
+def _judge(
     v: SeatView,
-    level: Level = LEVELS["expert"],
-    seed: int = 0,
+    level: Level,
+    seed: int,
     *,
-    objective: Objective = DEFAULT_OBJECTIVE,
-) -> Judgement:
-    """Every legal move of the seat in turn in ``v``, valued from what it may know.
-
-    Raises ``ValueError`` when the view's seat is not in turn. With one legal move,
-    that move is still valued (a review shows it as forced).
-    """
+    objective: Objective,
+    weights: Weights,
+    model: ModelParams | None,
+    fair: bool,
+    cap: float,
+    detail: bool,
+    exact: int,
+) -> tuple[list[_Tally], list[World]]:
+    """The play-outs of one judgement (see :func:`judge_position`)."""
     moves = v.legal_moves
     if not moves:
         raise ValueError(f"seat {v.seat} is not in turn")
-    start = time.perf_counter()
+    deadline = time.perf_counter() + cap
     rng = random.Random("coach|" + position_seed(seed, v))
     try:
         sampler = DealSampler(v)
     except NoConsistentDeal as exc:
         raise ValueError(f"no deal explains this view: {exc}") from None
-    model = PlayModel(v, DEFAULT_MODEL)
+    likelihood = PlayModel(v, model) if model is not None else None
 
     def world(_: int) -> World:
         hands, unused = sampler.sample(rng)
-        return determinize(v, hands, unused), model.weight(hands)
+        weight = likelihood.weight(hands) if likelihood is not None else 1.0
+        return determinize(v, hands, unused), weight
 
-    count = max(1, level.playouts // len(moves))
-    values, seen = _evaluate(world, moves, v.seat, rng, count, start + level.max_seconds, objective)
+    solving = sum(v.hand_counts) <= exact
+    cost = len(moves) * (EXACT_COST if solving else 1)
+    count = max(1, level.playouts // cost)
+    excluded = excluded_by_view(v) if fair else None
+    return _evaluate(
+        world, moves, v.seat, rng, count, deadline, objective, weights, excluded, detail, solving
+    )
+
+
+def judge_position(
+    v: SeatView,
+    level: Level = LEVELS[COACH_LEVEL],
+    seed: int = 0,
+    *,
+    objective: Objective = DEFAULT_OBJECTIVE,
+    weights: Weights = DEFAULT_WEIGHTS,
+    model: ModelParams | None = DEFAULT_MODEL,
+    fair: bool = False,
+    cap: float = COACH_CAP,
+    exact: int = EXACT_TILES,
+) -> Judgement:
+    """Every legal move of the seat in turn in ``v``, valued from what it may know.
+
+    The same view at the same level (and ``seed``, 0 unless another is asked for, to
+    see how much the values owe to the draw) gives the same values, as long as ``cap``
+    seconds do not cut the play-outs short. Raises ``ValueError`` when the view's seat
+    is not in turn. With one legal move, that move is still valued (a review shows it
+    as forced).
+    """
+    start = time.perf_counter()
+    tallies, seen = _judge(
+        v,
+        level,
+        seed,
+        objective=objective,
+        weights=weights,
+        model=model,
+        fair=fair,
+        cap=max(cap, level.max_seconds),
+        detail=True,
+        exact=exact,
+    )
     return Judgement(
         seat=v.seat,
-        moves=tuple(values),
+        moves=tuple(_results(tallies, v.legal_moves)),
         beliefs=_beliefs(v, seen),
         level=level.name,
         seconds=time.perf_counter() - start,
     )
 
 
+def best_move(
+    v: SeatView,
+    level: Level = LEVELS[COACH_LEVEL],
+    seed: int = 0,
+    *,
+    objective: Objective = DEFAULT_OBJECTIVE,
+    weights: Weights = DEFAULT_WEIGHTS,
+    model: ModelParams | None = DEFAULT_MODEL,
+    fair: bool = False,
+    cap: float | None = None,
+    exact: int = EXACT_TILES,
+) -> Move:
+    """The best move of :func:`judge_position` with the same arguments, without what only
+    a person reads (the parts of each value, the beliefs), within ``cap`` seconds (the
+    level's own cap by default). This is how ``expert`` chooses."""
+    tallies, _ = _judge(
+        v,
+        level,
+        seed,
+        objective=objective,
+        weights=weights,
+        model=model,
+        fair=fair,
+        cap=level.max_seconds if cap is None else cap,
+        detail=False,
+        exact=exact,
+    )
+    return v.legal_moves[_ranked(tallies)[0]]
+
+
 def hindsight(
     r: Round,
-    level: Level = LEVELS["expert"],
+    level: Level = LEVELS[COACH_LEVEL],
     seed: int = 0,
     *,
     objective: Objective = DEFAULT_OBJECTIVE,
@@ -350,7 +504,6 @@ def hindsight(
     rng = random.Random(f"hindsight|{seed}|{r.number}|{r.dealt}|{r.plays}|{r.stones}")
     count = max(1, level.playouts // len(moves))
     truth = (r, 1.0)
-    values, _ = _evaluate(
-        lambda _: truth, moves, seat, rng, count, start + level.max_seconds, objective
-    )
-    return tuple(values)
+    deadline = start + max(level.max_seconds, COACH_CAP)
+    tallies, _ = _evaluate(lambda _: truth, moves, seat, rng, count, deadline, objective)
+    return tuple(_results(tallies, moves))

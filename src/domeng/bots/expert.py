@@ -13,21 +13,24 @@ How it thinks, for every move with more than one choice:
 3. **Play each move out.** For each guess (a determinization) every legal move
    is tried on a copy of the round and the round is played to its end with
    ``basic``'s rules of thumb for all seats (:mod:`domeng.bots.rollout`),
-   working on the engine's ``Round`` directly. The same guess and the same
-   random stream serve every move (common random numbers), so the comparison
-   between moves is sharp.
-4. **Spend more on the contenders.** Play-outs come in stages (successive
-   halving): after each stage the weaker half of the moves is dropped and the
-   survivors get the next stage's play-outs, in fresh guesses.
-5. **Value** a finished round by the game's objective
+   working on the engine's ``Round`` directly. Every move is played out in the
+   same guesses with the same random stream (common random numbers), so the
+   comparison between moves is sharp.
+4. **Value** a finished round by the game's objective
    (:class:`~domeng.bots.rollout.Objective`): minus the stones the seat
    received, plus a tenth of those it gave, a bonus for its own CAMAT
    election and a malus for another's; the move with the best weighted mean
    wins.
 
+This is the coach's judgement (:func:`domeng.bots.coach.best_move`): ``expert``
+plays the move the coach calls best at the same level, seeded from the view
+alone. (``halving``, not shipped, spends the play-outs by successive halving
+instead: stage by stage the weaker half of the moves is dropped, the player's
+seed and the position seeding the stream; kept for the paired trials.)
+
 Determinism: the budget that counts is a number of play-outs (``playouts``);
-the random stream is seeded from the player's seed and the position, so the
-same seed and the same view give the same move. The time limit (``max_seconds``)
+the random stream is seeded from the position, so the same view gives the same
+move. The time limit (``max_seconds``)
 is only a safety cap: if it cuts a search short (a very slow machine), that
 move may differ from run to run. On an idle core of this machine class the
 shipped levels stay far inside it (a play-out costs about 50 µs there, so
@@ -40,42 +43,25 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from domeng.engine import Move, Round, SeatView, determinize
-from domeng.engine.tiles import NUMBER_MASK
+from domeng.engine import Move, SeatView, determinize
 
 from .base import Player
+from .coach import EXACT_TILES, World, best_move, position_seed
 from .inference import DEFAULT_MODEL, ModelParams, PlayModel
-from .rollout import DEFAULT_OBJECTIVE, DEFAULT_WEIGHTS, Objective, Weights, play_out, round_value
+from .levels import LEVELS, Level
+from .rollout import (
+    DEFAULT_OBJECTIVE,
+    DEFAULT_WEIGHTS,
+    Objective,
+    Weights,
+    excluded_by_view,
+    play_out,
+    round_value,
+)
 from .sampling import DealSampler, NoConsistentDeal
 
-
-@dataclass(frozen=True, slots=True)
-class Level:
-    """A thinking budget."""
-
-    name: str
-    playouts: int
-    """Play-outs per move decision (all legal moves together): the budget that counts."""
-    max_seconds: float
-    """Safety cap on the thinking time per move."""
-
-
-LEVELS: dict[str, Level] = {
-    "expert:fast": Level("expert:fast", 1000, 0.3),
-    "expert": Level("expert", 3000, 0.95),
-    "expert:strong": Level("expert:strong", 8000, 4.0),
-}
-
-
-def position_seed(seed: int, v: SeatView) -> str:
-    """A seed for one decision: the player's seed and everything the view shows."""
-    return f"{seed}|{v.seat}|{v.number}|{v.starter}|{v.hand}|{v.plays}|{v.stones}|{v.table}"
-
-
-World = tuple[Round, float]
-"""A determinized round and its weight (the likelihood of the plays seen, or 1)."""
+__all__ = ["LEVELS", "ExpertPlayer", "Level", "World", "expert_factory", "position_seed", "search"]
 
 
 def search(
@@ -154,6 +140,8 @@ class ExpertPlayer(Player):
         objective: Objective = DEFAULT_OBJECTIVE,
         model: ModelParams | None = DEFAULT_MODEL,
         fair: bool = False,
+        halving: bool = False,
+        exact: int = EXACT_TILES,
     ) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.level = level
@@ -162,6 +150,8 @@ class ExpertPlayer(Player):
         self.objective = objective
         self.model = model
         self.fair = fair
+        self.halving = halving
+        self.exact = exact
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
@@ -169,6 +159,23 @@ class ExpertPlayer(Player):
             return moves[0]
         if not moves:
             raise ValueError(f"seat {view.seat} is not in turn or cannot play")
+        if self.halving:
+            return self._halving(view)
+        try:
+            return best_move(
+                view,
+                self.level,
+                objective=self.objective,
+                weights=self.weights,
+                model=self.model,
+                fair=self.fair,
+                exact=self.exact,
+            )
+        except ValueError:
+            return moves[0]  # a view no deal explains (set up by hand): nothing to search
+
+    def _halving(self, view: SeatView) -> Move:
+        moves = view.legal_moves
         start = time.perf_counter()
         rng = random.Random(position_seed(self.seed, view))
         try:
@@ -193,20 +200,8 @@ class ExpertPlayer(Player):
             new_world,
             self.weights,
             self.objective,
-            _excluded(view) if self.fair else None,
+            excluded_by_view(view) if self.fair else None,
         )
-
-
-def _excluded(v: SeatView) -> list[int]:
-    """Per seat, the tiles its passes rule out (from the view's ``lacking``)."""
-    out = []
-    for lacking in v.lacking:
-        mask = 0
-        for n in range(7):
-            if lacking >> n & 1:
-                mask |= NUMBER_MASK[n]
-        out.append(mask)
-    return out
 
 
 def expert_factory(level_name: str) -> Callable[[int | None], Player]:

@@ -22,9 +22,7 @@ from dataclasses import dataclass
 from math import exp
 
 from domeng.engine import Played, SeatView, TileSet
-from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TILE_COUNT
-
-_NUMS = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
+from domeng.engine.tiles import ENDS_MASK, HIGH, LOW, PIPS, TILE_COUNT, numbers_shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,13 +88,7 @@ class PlayModel:
                 low = m & -m
                 u = low.bit_length() - 1
                 m ^= low
-                nums = 0
-                x = hand & ~low
-                while x:
-                    b = x & -x
-                    nums |= _NUMS[b.bit_length() - 1]
-                    x ^= b
-                s = strength[u] * variety[nums.bit_count()]
+                s = strength[u] * variety[numbers_shown(hand & ~low).bit_count()]
                 total += s
                 if u == t:
                     chosen = s

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domeng.engine import SeatView
+from domeng.engine import Passed, SeatView
 from domeng.engine.events import finish_on, finish_stones
 from domeng.engine.moves import NEXT_SEAT, SEATS
-from domeng.engine.tiles import HIGH, LOW, NUMBER_MASK, PIPS, tile_name
+from domeng.engine.tiles import HIGH, LOW, NUMBER_MASK, PIPS, numbers_shown, tile_name
 
 from .basic import ends_after
 from .coach import Judgement, MoveValue
@@ -36,7 +36,9 @@ KEYS = (
     "ceki",
     "pollo",
     "keeps_number",
+    "keeps_unseen",
     "makes_pass",
+    "passed_on",
     "likely_pass",
     "one_tile",
     "one_tile_both",
@@ -50,9 +52,14 @@ KEYS = (
 """Every reason's key. Its sentence, in each language, is the catalogs' ``coach`` text
 ``reason.<key>`` (``web/i18n/en.json`` has the English; docs/bots.md, "The coach", says
 when each is given), with the placeholders ``{seat}`` (a name), ``{number}``,
-``{other}``, ``{tile}``, ``{end}`` ("on the left"), ``{stones}`` and ``{finish}``: the
-game's word for the finish that weighs most (FIRST CAPPU, CEKI, POLLO), the same in
-every language.
+``{other}`` (the other number; for ``keeps_unseen`` how many tiles with ``{number}``
+the seat has not seen), ``{tile}``, ``{end}`` ("on the left"), ``{stones}`` and
+``{finish}``: the game's word for the finish that weighs most (FIRST CAPPU, CEKI,
+POLLO), the same in every language.
+
+Where it can, a reason names what the seat saw: ``passed_on`` (a seat passed on two
+numbers, so it holds neither) rather than ``makes_pass``, ``keeps_unseen`` (how many
+tiles with the number kept are still unseen) rather than ``keeps_number``.
 """
 
 _FINISH_WORD = {"plain": "FIRST CAPPU", "ceki": "CEKI", "pollo": "POLLO"}
@@ -88,14 +95,6 @@ class Why:
         if self.stones is not None:
             out["stones"] = round(self.stones, 2)
         return out
-
-
-def _numbers(hand: int) -> int:
-    shown = 0
-    for t in range(28):
-        if hand >> t & 1:
-            shown |= (1 << HIGH[t]) | (1 << LOW[t])
-    return shown
 
 
 def reasons(
@@ -137,10 +136,14 @@ def reasons(
 
     d_pass = other.received["pass"] - best.received["pass"]
     if d_pass >= _MIN:
-        kept = _numbers(hand & ~(1 << t)) & ~_numbers(hand & ~(1 << u))
+        kept = numbers_shown(hand & ~(1 << t)) & ~numbers_shown(hand & ~(1 << u))
         if kept:
             n = max(range(7), key=lambda k: (kept >> k & 1, k))
-            found.append(Why("keeps_number", d_pass, number=n))
+            unseen = (v.unseen & NUMBER_MASK[n]).bit_count()
+            if unseen:
+                found.append(Why("keeps_unseen", d_pass, number=n, other=unseen))
+            else:
+                found.append(Why("keeps_number", d_pass, number=n))
         elif HIGH[t] == LOW[t] and HIGH[u] != LOW[u]:
             found.append(Why("lempa", d_pass, tile=tile_name(t)))
 
@@ -156,7 +159,12 @@ def reasons(
         lacked = [n for n in (new, *ends) if v.lacking[s] >> n & 1]
         weight = rise * 0.5
         if lacked:
-            found.append(Why("makes_pass", weight, seat=s, number=lacked[0]))
+            n = lacked[0]
+            also = [k for k in _passed_with(v, s, n) if k != n]
+            if also:
+                found.append(Why("passed_on", weight, seat=s, number=n, other=also[0]))
+            else:
+                found.append(Why("makes_pass", weight, seat=s, number=n))
         else:
             numbers = judgement.beliefs.numbers[s]
             n = min(sorted(set(ends)), key=lambda k: numbers[k])
@@ -184,6 +192,14 @@ def reasons(
         found.append(Why("better", gap, tile=tile_name(t), end=best.end, stones=gap))
     found.sort(key=lambda w: -w.weight)
     return found[:most]
+
+
+def _passed_with(v: SeatView, s: int, n: int) -> list[int]:
+    """The ends of the first PASS of seat ``s`` that showed ``n``: what it saw then."""
+    for e in v.history:
+        if type(e) is Passed and e.seat == s and n in (e.left, e.right):
+            return [e.left, e.right]
+    return []
 
 
 def _one_tile(v: SeatView, judgement: Judgement, other: MoveValue, s: int, weight: float) -> Why:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from domeng.engine import Move, Passed, Round, StonesMoved
-from domeng.engine.tiles import ENDS_MASK
+from domeng.engine import Move, Passed, Round, SeatView, StonesMoved
+from domeng.engine.tiles import ENDS_MASK, NUMBER_MASK
 
 from .basic import PLAYOUT_WEIGHTS, Weights, judge
 
@@ -25,6 +25,7 @@ __all__ = [
     "Objective",
     "Weights",
     "excluded_by_passes",
+    "excluded_by_view",
     "heuristic_move",
     "play_out",
     "round_value",
@@ -141,6 +142,18 @@ def excluded_by_passes(r: Round) -> list[int]:
         if type(e) is Passed:
             excluded[e.seat] |= ENDS_MASK[e.left * 7 + e.right]
     return excluded
+
+
+def excluded_by_view(v: SeatView) -> list[int]:
+    """Per seat, the tiles its passes rule out, from what ``v`` shows (``lacking``)."""
+    out = []
+    for lacking in v.lacking:
+        mask = 0
+        for n in range(7):
+            if lacking >> n & 1:
+                mask |= NUMBER_MASK[n]
+        out.append(mask)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

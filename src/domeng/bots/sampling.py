@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import combinations
 from math import factorial
 
 from domeng.engine import FIRST_ROUND_LEMPA, SEATS, Opening, SeatView, TileSet
@@ -262,3 +263,54 @@ def _counter(masks: dict[int, int], caps: _Caps) -> _Counter:
     # Most constrained groups first keeps the programme's states few.
     groups = sorted(by_mask.items(), key=lambda item: (item[0].bit_count(), item[0]))
     return _Counter(groups, caps)
+
+
+def placements(sampler: DealSampler, limit: int) -> list[tuple[list[TileSet], TileSet]] | None:
+    """Every placement ``sampler`` may draw, each once (all equally likely), or None when
+    there are more than ``limit``."""
+    if sampler.count > limit:
+        return None
+    out: list[tuple[list[TileSet], TileSet]] = []
+    for counter in sampler.counters:
+        for placed in _every(counter, 0, counter.caps):
+            hands = list(placed[:SEATS])
+            hands[sampler.seat] = sampler.view.hand
+            out.append((hands, placed[UNUSED]))
+    return out
+
+
+def _every(counter: _Counter, g: int, caps: _Caps) -> Iterator[list[TileSet]]:
+    if g == len(counter.groups):
+        if not any(caps):
+            yield [0] * (SEATS + 1)
+        return
+    tiles = counter.groups[g][1]
+    dests = counter.dests[g]
+    for split in _splits(len(tiles), dests, caps):
+        rest = list(caps)
+        for d, n in zip(dests, split, strict=True):
+            rest[d] -= n
+        if not counter.ways(g + 1, tuple(rest)):
+            continue
+        tails = list(_every(counter, g + 1, tuple(rest)))
+        for chosen in _assign(tiles, dests, split):
+            for tail in tails:
+                placed = tail[:]
+                for d, mask in zip(dests, chosen, strict=True):
+                    placed[d] |= mask
+                yield placed
+
+
+def _assign(tiles: list[int], dests: tuple[int, ...], split: _Split) -> Iterator[list[TileSet]]:
+    """Every way to deal ``tiles`` out in the counts ``split`` (a set per destination)."""
+    if not dests:
+        yield []
+        return
+    n = split[0]
+    for chosen in combinations(tiles, n):
+        mask = 0
+        for t in chosen:
+            mask |= 1 << t
+        rest = [t for t in tiles if not mask >> t & 1]
+        for tail in _assign(rest, dests[1:], split[1:]):
+            yield [mask, *tail]

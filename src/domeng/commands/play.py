@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from domeng.bots import player_names
+from domeng.commands.invocation import command_line
 from domeng.commands.options import variant_options
 from domeng.engine import BlockPasses, Game, Opening, Variants
 from domeng.engine.record import RecordError, load_recorded_game
@@ -200,7 +201,8 @@ def command(
         console.print(
             Text(w("play.welcome", name=name, level=level_words(opponents)), style="bold")
         )
-        console.print(Text(w("play.seed", seed=seed)), soft_wrap=True)
+        again = command_line("play", "--seed", seed)
+        console.print(Text(w("play.seed", seed=seed, command=again)), soft_wrap=True)
         console.print(
             Text(
                 w(

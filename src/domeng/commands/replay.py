@@ -15,6 +15,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import click
+from rich.cells import cell_len
 
 from domeng.account import (
     describe,
@@ -22,7 +23,6 @@ from domeng.account import (
     shortfall,
     standings_sentence,
     stones,
-    you_form,
 )
 from domeng.commands.output import echo_all, fail
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
@@ -40,7 +40,7 @@ from domeng.engine.standings import standings
 from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_of
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
-from domeng.terminal.render import full_stop
+from domeng.terminal.render import full_stop, pad, person_seat
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (record.md)."""
@@ -112,36 +112,43 @@ def _stones_text(held: Sequence[int], table: int, names: Sequence[str], w: Words
     return w("replay.stones_line", each=each, table=table)
 
 
-def _why_starts(game: Game, r: Round, names: Sequence[str], w: Words) -> str:
+def _why_starts(game: Game, r: Round, names: Sequence[str], w: Words, you: int | None) -> str:
     who = names[r.starter]
+    # the person's own sentences: replay.you_start_... for replay.starts_...
+    mine = "replay.you_start_" if r.starter == you else "replay.starts_"
     if r.number == 1:
         lempa = next(
             tile_name(t) for t in sorted(tiles_of(r.dealt[r.starter]), reverse=True) if t in _LEMPA
         )
-        key = "replay.starts_lempa" if r.opening_tile is not None else "replay.starts_lempa_any"
-        return you_form(w(key, who=who, tile=lempa), who, w)
+        key = mine + ("lempa" if r.opening_tile is not None else "lempa_any")
+        return w(key, who=who, tile=lempa)
     # The CAMAT as the round began: the one after the round before (this round's
     # ``camat`` may already be a CAMAT elected at its end).
     camat = game.rounds[r.number - 2].camat
     if camat is not None and camat == r.starter:
-        return you_form(w("replay.starts_camat", who=who), who, w)
-    return you_form(w("replay.starts_winner", who=who, n=r.number - 1), who, w)
+        return w(mine + "camat", who=who)
+    return w(mine + "winner", who=who, n=r.number - 1)
 
 
 _LEMPA = frozenset(t for t in range(28) if HIGH[t] == LOW[t] and HIGH[t] >= 3)
 
 
 def _tell_round(
-    game: Game, r: Round, names: Sequence[str], width: int, stand_ins: Collection[int]
+    game: Game,
+    r: Round,
+    names: Sequence[str],
+    width: int,
+    stand_ins: Collection[int],
+    you: int | None,
 ) -> list[str]:
     w = current()
     heading = w("play.round_n", n=r.number)
-    out = [heading, "=" * len(heading)]
-    out.append(full_stop(_why_starts(game, r, names, w)))
+    out = [heading, "=" * cell_len(heading)]
+    out.append(full_stop(_why_starts(game, r, names, w, you)))
     out.append(w("replay.deal"))
     for s in range(SEATS):
-        out.append(f"  {names[s]:<{width}}  {_tiles(r.dealt[s], w)}")
-    out.append(f"  {w('replay.unused'):<{width}}  {_tiles(r.unused, w)}")
+        out.append(f"  {pad(names[s], width)}  {_tiles(r.dealt[s], w)}")
+    out.append(f"  {pad(w('replay.unused'), width)}  {_tiles(r.unused, w)}")
     out.append(w("replay.plays_heading"))
     line: list[tuple[int, int]] = []
     events: list[Event] = r.events
@@ -152,8 +159,8 @@ def _tell_round(
         if isinstance(e, Played):
             plays += 1
             _grow(line, e)
-            text = describe(e, names, stand_in=plays - 1 in stand_ins, w=w)
-            out.append(f"  {plays:>2}. {full_stop(you_form(text, names[0], w))}")
+            text = describe(e, names, stand_in=plays - 1 in stand_ins, w=w, you=you)
+            out.append(f"  {plays:>2}. {full_stop(text)}")
             out.append(f"      {w('replay.line', line=_line_text(line))}")
             i += 1
             continue
@@ -161,34 +168,35 @@ def _tell_round(
             j = i + 1
             while j < len(events) and isinstance(events[j], StonesMoved):
                 j += 1
-            told = [describe(e, names, w=w) for e in events[i:j]]
-            out += [f"      {full_stop(you_form(text, names[0], w))}" for text in told]
+            told = [describe(e, names, w=w, you=you) for e in events[i:j]]
+            out += [f"      {full_stop(text)}" for text in told]
             i = j
             continue
         break
     if r.result is None:
         turn = r.turn if r.turn is not None else r.starter
-        out.append(w("replay.not_finished", who=names[turn]))
+        key = "replay.you_not_finished" if turn == you else "replay.not_finished"
+        out.append(w(key, who=names[turn]))
         out.append(w.count("replay.after_plays", plays, line=_standing_line(r, names, w)))
         return out
     out.append(w("replay.end"))
     ended: RoundEnded = r.result
-    short = shortfall(events, names, w)
+    short = shortfall(events, names, w, you)
     for e in events[i:]:
         if isinstance(e, CamatElected) and short is not None:
-            out.append(f"  {you_form(short, names[0], w)}")  # before the election's reset
+            out.append(f"  {short}")  # before the election's reset
             short = None
         if isinstance(e, RoundEnded):
-            out.append(f"  {full_stop(you_form(describe(e, names, w=w), names[0], w))}")
+            out.append(f"  {full_stop(describe(e, names, w=w, you=you))}")
             out.append("  " + w("replay.unplayed"))
             for s in range(SEATS):
                 hand = ended.hands[s]
                 shown = f"{_tiles(hand, w)} ({pips(pip_total(hand), w)})" if hand else "-"
-                out.append(f"    {names[s]:<{width}}  {shown}")
+                out.append(f"    {pad(names[s], width)}  {shown}")
         elif isinstance(e, StonesMoved | CamatElected):
-            out.append(f"  {full_stop(you_form(describe(e, names, w=w), names[0], w))}")
+            out.append(f"  {full_stop(describe(e, names, w=w, you=you))}")
     if short is not None:
-        out.append(f"  {you_form(short, names[0], w)}")
+        out.append(f"  {short}")
     out.append(w("replay.after_round", n=r.number, line=_standing_line(r, names, w)))
     return out
 
@@ -222,31 +230,34 @@ _FIGURES = (
 )
 
 
-def _tell_standings(game: Game, names: Sequence[str], width: int) -> list[str]:
+def _tell_standings(game: Game, names: Sequence[str], width: int, you: int | None) -> list[str]:
     """The standings of the game so far: the rank order (most CAMAT titles, then fewest
     stones, then fewest received), who leads, and every player's figures over the game."""
     w = current()
     title = _standings_title(game, w)
-    out = [title, "=" * len(title)]
+    out = [title, "=" * cell_len(title)]
     table = standings(game)
     for st in table:
         s = st.seat
         mark = "  CAMAT" if game.camat == s else ""
         out.append(
-            f"  {st.rank}. {names[s]:<{width}}  {stones(st.stones, w):>10}  "
+            f"  {st.rank}. {pad(names[s], width)}  {pad(stones(st.stones, w), 10, right=True)}  "
             f"{w.count('account.n_titles', st.titles)}{mark}"
         )
-    out.append(f"     {w('replay.table'):<{width}}  {stones(game.table, w):>10}")
+    table_stones = pad(stones(game.table, w), 10, right=True)
+    out.append(f"     {pad(w('replay.table'), width)}  {table_stones}")
     if not game.rounds:
         return out
-    leads = standings_sentence(table, names, over=False, w=w)
-    out.append(full_stop(you_form(leads, names[0], w)))
+    leads = standings_sentence(table, names, over=False, w=w, you=you)
+    out.append(full_stop(leads))
     figures = [w(k) if "." in k else k for k in _FIGURES]
-    out += [w("replay.over_the_game"), f"  {'':<{width}}  " + "  ".join(figures)]
+    out += [w("replay.over_the_game"), f"  {pad('', width)}  " + "  ".join(figures)]
     for st in table:
         values = (st.received, st.rounds_won, st.ceki, st.pollo, st.manguno, st.mattikkeng)
-        cells = "  ".join(f"{v:>{len(h)}}" for v, h in zip(values, figures, strict=True))
-        out.append(f"  {names[st.seat]:<{width}}  {cells}")
+        cells = "  ".join(
+            pad(str(v), cell_len(h), right=True) for v, h in zip(values, figures, strict=True)
+        )
+        out.append(f"  {pad(names[st.seat], width)}  {cells}")
     return out
 
 
@@ -258,7 +269,8 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     a computer's made for the person."""
     w = current()
     names = list(players)
-    width = max(len(n) for n in [*names, w("replay.unused"), w("replay.table")])
+    you = person_seat(names)
+    width = max(cell_len(n) for n in [*names, w("replay.unused"), w("replay.table")])
     v = game.variants
     variants = w(
         "play.variants",
@@ -273,11 +285,12 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     for i, r in enumerate(game.rounds):
         out.append("")
         marked = stand_ins[i] if i < len(stand_ins) else frozenset[int]()
-        out += _tell_round(game, r, names, width, marked)
-    out += ["", *_tell_standings(game, names, width)]
+        out += _tell_round(game, r, names, width, marked, you)
+    out += ["", *_tell_standings(game, names, width, you)]
     nxt = game.next_starter()
     if nxt is not None:
-        out.append(w("replay.next_to_start", who=names[nxt]))
+        key = "replay.you_next_to_start" if nxt == you else "replay.next_to_start"
+        out.append(w(key, who=names[nxt]))
     elif game.rounds:
         out.append(w("replay.last_not_finished"))
     return "\n".join(out)

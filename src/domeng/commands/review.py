@@ -25,12 +25,21 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from domeng.bots.coach import MoveValue
 from domeng.bots.expert import LEVELS
 from domeng.bots.reasons import Why
-from domeng.bots.review import Decision, decisions, review_document
+from domeng.bots.review import (
+    Decision,
+    decisions,
+    luck_and_skill,
+    review_document,
+    stones_received,
+)
 from domeng.commands.output import echo_all, fail
+from domeng.engine.game import Game
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
@@ -49,7 +58,7 @@ def reason_text(why: Why, names: Sequence[str], w: Words | None = None) -> str:
     (``web/js/coach.js``), from the same catalog key."""
     w = w or current()
     seat = names[why.seat] if why.seat is not None else ""
-    stones = f"{why.stones:.2f}" if why.stones is not None else ""
+    stones = w.number(why.stones, 2) if why.stones is not None else ""
     return w(
         f"coach.reason.{why.key}",
         seat=seat,
@@ -63,16 +72,18 @@ def reason_text(why: Why, names: Sequence[str], w: Words | None = None) -> str:
 
 
 def _move_text(mv: MoveValue, w: Words) -> str:
-    return f"{mv.tile} {_end(mv.end, w)} ({mv.value:+.2f})"
+    return f"{mv.tile} {_end(mv.end, w)} ({w.number(mv.value, 2, sign=True)})"
 
 
 def tell(d: Decision, names: Sequence[str], w: Words | None = None) -> list[str]:
     """The lines of one decision."""
     w = w or current()
     mark = " - " + w(f"review.{d.mark}") if d.mark else ""
-    played = f"{d.played.tile} {_end(d.played_move.end.word, w)} ({d.played.value:+.2f})"
+    value = w.number(d.played.value, 2, sign=True)
+    played = f"{d.played.tile} {_end(d.played_move.end.word, w)} ({value})"
     moves = ", ".join(
-        f"{mv.tile} {_end(mv.end, w)} {mv.value:+.2f} ±{mv.error:.2f}" for mv in d.judgement.moves
+        f"{mv.tile} {_end(mv.end, w)} {w.number(mv.value, 2, sign=True)} ±{w.number(mv.error, 2)}"
+        for mv in d.judgement.moves
     )
     lines = [
         w(
@@ -81,7 +92,7 @@ def tell(d: Decision, names: Sequence[str], w: Words | None = None) -> list[str]
             index=d.index + 1,
             played=played,
             best=_move_text(d.best, w),
-            loss=f"{d.loss:.2f}",
+            loss=w.number(d.loss, 2),
             mark=mark,
         ),
         "  " + w("review.moves", moves=moves),
@@ -90,7 +101,7 @@ def tell(d: Decision, names: Sequence[str], w: Words | None = None) -> list[str]
         why = " ".join(reason_text(r, names, w) for r in d.reasons)
         lines.append("  " + w("review.why", why=why))
     seen = d.hindsight[0]
-    played_seen = f"{d.hindsight_of(d.played_move).value:+.2f}"
+    played_seen = w.number(d.hindsight_of(d.played_move).value, 2, sign=True)
     lines.append("  " + w("review.hindsight", played=played_seen, best=_move_text(seen, w)))
     if d.stand_in:
         lines.append("  " + w("review.stand_in", name=names[d.seat]))
@@ -111,12 +122,57 @@ def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decis
         w.count(
             "review.total",
             len(found),
-            loss=f"{sum(d.loss for d in found):.2f}",
+            loss=w.number(sum(d.loss for d in found), 2),
             mistakes=sum(d.mark == "mistake" for d in found),
             blunders=sum(d.mark == "blunder" for d in found),
         )
     )
+    apart = luck_and_skill(stones_received(recorded, seat), found)
+    lines.append(
+        w(
+            "review.luck_skill",
+            received=apart["received"],
+            skill=w.number(apart["decisions"], 2),
+            luck=w.number(apart["deal"], 2),
+        )
+    )
     return "\n".join(lines)
+
+
+def choices(game: Game, seat: int) -> int:
+    """How many plays of ``seat`` in ``game`` had more than one legal move (the
+    decisions the coach reviews), the positions rebuilt by the engine."""
+    count = 0
+    replay = Game(game.variants)
+    for r in game.rounds:
+        fresh = replay.start_round(list(r.dealt), r.unused)
+        for who, m in r.plays:
+            if who == seat and len(fresh.legal_moves()) > 1:
+                count += 1
+            fresh.play(m)
+    return count
+
+
+def _reviewed(recorded: RecordedGame, seat: int, level: str) -> list[Decision]:
+    """The seat's decisions judged; on a terminal, a progress bar on standard error
+    counts them as the coach goes (a game's review takes seconds)."""
+    err = Console(stderr=True)
+    if not err.is_terminal:
+        return decisions(recorded, seat, LEVELS[level])
+    w = current()
+    with Progress(
+        TextColumn("[bold]domeng review"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(w("review.progress_word")),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        job = bar.add_task("review", total=choices(recorded.game, seat))
+        return decisions(
+            recorded, seat, LEVELS[level], progress=lambda number, index: bar.advance(job)
+        )
 
 
 @click.command(
@@ -147,9 +203,10 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
             recorded = loads_recorded_game(sys.stdin.buffer.read())
         else:
             recorded = load_recorded_game(record)
-        found = decisions(recorded, seat, LEVELS[level])
+        found = _reviewed(recorded, seat, level)
         if as_json:
-            text = json.dumps(review_document(seat, found), ensure_ascii=False, indent=2)
+            doc = review_document(seat, found, stones_received(recorded, seat))
+            text = json.dumps(doc, ensure_ascii=False, indent=2)
         else:
             text = tell_review(recorded, seat, level, found)
     except RecordError as exc:

@@ -7,12 +7,14 @@ import errno
 import socket
 import threading
 import time
+import warnings
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import click
 
-from domeng.i18n import current
+from domeng.i18n import Words, current
 from domeng.i18n.choose import named
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -60,9 +62,10 @@ def qr_text(data: str) -> str:
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="The SQLite file of the tables (default: domeng.sqlite3 in the user's data folder).",
+    metavar="FILE|URL",
+    help="Where the tables are kept: a SQLite file (default: domeng.sqlite3 in the user's data "
+    "folder), or a PostgreSQL database as postgresql://USER@HOST/DB.",
 )
 @click.option("--no-browser", is_flag=True, help="Do not open the browser at a new table.")
 @click.option(
@@ -73,6 +76,14 @@ def qr_text(data: str) -> str:
     help="Another name the service answers for (it answers only for its own names).",
 )
 @click.option(
+    "--trust-proxy",
+    "trusted_proxies",
+    multiple=True,
+    metavar="ADDRESS",
+    help="A reverse proxy (an address or a network) whose X-Forwarded-For and "
+    "X-Forwarded-Proto headers are believed; none by default.",
+)
+@click.option(
     "--calibration",
     "calibration_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -81,20 +92,55 @@ def qr_text(data: str) -> str:
     "(default: the ones shipped with Domeng); for the levels the database has no profile "
     "of yet, such as a new database's.",
 )
+@click.option(
+    "--spectators-per-address",
+    default=20,  # limits.SPECTATORS_PER_ADDRESS (not imported: the service loads on start)
+    show_default=True,
+    type=click.IntRange(1, 4000),
+    help="How many may watch at once from one address (this computer counted as one); "
+    "the seated always have room.",
+)
+@click.option(
+    "--coach-level",
+    default="expert",  # bots.coach.COACH_LEVEL (not imported: the service loads on start)
+    show_default=True,
+    type=click.Choice(["expert:fast", "expert", "expert:strong"]),
+    help="How long the coach thinks over each hint and review: expert:fast answers in a "
+    "third of the time (a small computer), expert:strong judges finer and takes longer.",
+)
+@click.option(
+    "--peer",
+    default=None,
+    metavar="URL",
+    help="On PostgreSQL: the address the service's other processes reach this one at "
+    "(default: http://HOST:PORT, 127.0.0.1 for 0.0.0.0).",
+)
+@click.option(
+    "--club",
+    is_flag=True,
+    help="A club's service: only signed-in members play (domeng members add NAME).",
+)
 def command(
     host: str,
     port: int,
-    db: Path | None,
+    db: str | None,
     no_browser: bool,
     allow_hosts: tuple[str, ...],
+    trusted_proxies: tuple[str, ...],
     calibration_file: Path | None,
+    spectators_per_address: int,
+    coach_level: str,
+    peer: str | None,
+    club: bool,
 ) -> None:
     """Run the table service: play Domeng over the network, tables stored and resumable."""
     import uvicorn
 
     from domeng.history import calibration
     from domeng.paths import database, pending_dir
-    from domeng.server import SQLiteStorage, create_app, protocols
+    from domeng.server import create_app, protocols
+    from domeng.storage import DatabaseServed, is_postgres, open_storage
+    from domeng.storage.opening import shown
 
     calibrated = None
     if calibration_file is not None:
@@ -103,12 +149,15 @@ def command(
         except (OSError, ValueError) as e:  # json's errors are ValueErrors
             said = current()("serve.bad_calibration", path=calibration_file, why=e)
             raise click.ClickException(said) from None
-    path = db if db is not None else database()
+    where: str | Path = database() if db is None else db if is_postgres(db) else Path(db)
+    path = shown(where)
     raise_open_files()
     listeners = listen(host, port)
     port = listeners[0].getsockname()[1]  # the port given, or the one chosen for --port 0
     try:
-        storage = SQLiteStorage(path)
+        storage = open_storage(where, service=True)
+    except DatabaseServed:
+        raise click.ClickException(current()("serve.db_served", path=path)) from None
     except Exception as e:
         key = "serve.db_locked" if "locked" in str(e) else "serve.db_failed"
         raise click.ClickException(current()(key, path=path, why=e)) from None
@@ -132,9 +181,15 @@ def command(
         pending=pending,
         calibrated=calibrated,
         settle_memory=True,
+        spectators_per_address=spectators_per_address,
+        club=club,
+        coach_level=coach_level,
+        # on PostgreSQL every process is one of the service's (docs/architecture.md)
+        peer=(peer or local.rstrip("/")) if is_postgres(where) else None,
     )
     config = protocols.config(
         app,
+        trusted_proxies=trusted_proxies,
         host=host,
         port=port,
         log_level="warning",
@@ -145,6 +200,24 @@ def command(
     )
     server = uvicorn.Server(config)
     w = current()
+    try:
+        _announce(w, local, path, lan, host, port)
+        if club:
+            click.echo(w("serve.club"))
+        if not no_browser:
+            _open_when_started(server, local, w)
+        # a Ctrl-C in the very first moment leaves uvicorn's coroutine unstarted: no warning
+        warnings.filterwarnings("ignore", "coroutine 'Server.serve' was never awaited")
+        server.run(sockets=listeners)
+    except KeyboardInterrupt:
+        # Ctrl-C: uvicorn stops, then raises the signal again (or it came before uvicorn
+        # took it over): the service was stopped as asked, a normal end (exit status 0),
+        # not click's "Aborted!"
+        click.echo(w("serve.stopped"))
+
+
+def _announce(w: Words, local: str, path: str, lan: str | None, host: str, port: int) -> None:
+    """Where the service is, and how to stop it."""
     click.echo(w("serve.started", url=local, path=path))
     if lan is not None:
         click.echo(w("serve.lan", url=f"http://{lan}:{port}/"))
@@ -154,19 +227,38 @@ def command(
         click.echo(w("serve.listening", address=f"{host}:{port}"))
     click.echo(w("serve.stop"))
 
-    if not no_browser:
 
-        def open_when_started() -> None:
-            for _ in range(200):
-                if server.started:
-                    # the start page deals a new table at once: you against four computers,
-                    # in the language asked for (--lang, DOMENG_LANG), else the browser's
-                    webbrowser.open(local + "?new=1" + (f"&lang={w.code}" if named() else ""))
-                    return
-                time.sleep(0.05)
+def _open_when_started(server: Any, local: str, w: Words) -> None:
+    """Open the browser at a new table once the service has started."""
 
-        threading.Thread(target=open_when_started, daemon=True).start()
-    server.run(sockets=listeners)
+    def open_when_started() -> None:
+        for _ in range(200):
+            if server.started:
+                # the start page deals a new table at once: you against four computers,
+                # in the language asked for (--lang, DOMENG_LANG), else the browser's
+                webbrowser.open(local + "?new=1" + (f"&lang={w.code}" if named() else ""))
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=open_when_started, daemon=True).start()
+
+
+_OS_WORDS = {
+    errno.EADDRINUSE: "serve.why.in_use",
+    errno.EACCES: "serve.why.denied",
+    errno.EADDRNOTAVAIL: "serve.why.not_here",
+}
+"""The system's reasons a socket cannot listen, said in the language (else the system's
+own words)."""
+
+
+def os_words(error: OSError) -> str:
+    """Why ``error`` happened, in the terminal's language when it is a common reason."""
+    w = current()
+    if isinstance(error, socket.gaierror):
+        return w("serve.why.unknown_host")
+    key = _OS_WORDS.get(error.errno or 0)
+    return w(key) if key is not None else str(error.strerror or error)
 
 
 def listen(host: str, port: int) -> list[socket.socket]:
@@ -177,7 +269,7 @@ def listen(host: str, port: int) -> list[socket.socket]:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
         raise click.ClickException(
-            current()("serve.cannot_listen", address=host, why=e.strerror)
+            current()("serve.cannot_listen", address=host, why=os_words(e))
         ) from None
     sockets: list[socket.socket] = []
     failure: OSError | None = None
@@ -204,8 +296,8 @@ def listen(host: str, port: int) -> list[socket.socket]:
         w = current()
         where = f"{host}:{port}"
         if 0 < port < 65535:
-            said = w("serve.port_taken", address=where, why=failure.strerror, port=port + 1)
+            said = w("serve.port_taken", address=where, why=os_words(failure), port=port + 1)
         else:
-            said = w("serve.cannot_listen_running", address=where, why=failure.strerror)
+            said = w("serve.cannot_listen_running", address=where, why=os_words(failure))
         raise click.ClickException(said)
     return sockets

@@ -25,6 +25,7 @@ from rich.progress import (
 from rich.table import Table
 
 from domeng.bots import player_names
+from domeng.commands.duplicate import MAX_TABLES, duplicate_command
 from domeng.commands.options import variant_options
 from domeng.engine import SEATS, BlockPasses, Game, Opening, Variants
 from domeng.i18n import current
@@ -51,11 +52,20 @@ rotations together) as one independent unit.
 
 
 def _parse_players(value: str) -> tuple[str, ...]:
+    """The five entries of ``--players``; a clear error, in the language, for a wrong
+    count or an unknown player (before the tournament's own English checks)."""
+    w = current()
     names = tuple(n.strip() for n in value.split(","))
     if any(not n for n in names):
-        raise click.BadParameter(
-            current()("sim.empty_player", value=repr(value)), param_hint="'--players'"
-        )
+        raise click.BadParameter(w("sim.empty_player", value=repr(value)), param_hint="'--players'")
+    if len(names) != SEATS:
+        said = w("sim.player_count", seats=SEATS, count=len(names), names=",".join(names))
+        raise click.BadParameter(said, param_hint="'--players'")
+    known = player_names(for_people=False)
+    for name in names:
+        if name not in known:
+            said = w("sim.unknown_player", name=repr(name), known=", ".join(sorted(known)))
+            raise click.BadParameter(said, param_hint="'--players'")
     return names
 
 
@@ -109,6 +119,15 @@ def _parse_players(value: str) -> tuple[str, ...]:
     "levels' ratings to this file: the computer players' first ratings (domeng serve "
     "--calibration FILE; docs/players.md).",
 )
+@click.option(
+    "--duplicate-tables",
+    "duplicate_tables",
+    default=None,
+    metavar="N[,N...]",
+    help="Instead: how much duplicate scoring narrows the first entry's 95% interval "
+    "against plain STONES, the other four the field, each deal played at N tables "
+    "(--rounds deals; docs/tournaments.md).",
+)
 @variant_options
 def command(
     players: str,
@@ -119,6 +138,7 @@ def command(
     as_json: bool,
     record_dir: str | None,
     calibrate_file: Path | None,
+    duplicate_tables: str | None,
     opening: str,
     block_passes: str,
 ) -> None:
@@ -132,6 +152,22 @@ def command(
         raise click.BadParameter(
             current()("sim.not_multiple", rounds=rounds, seats=SEATS), param_hint="'--rounds'"
         )
+    if duplicate_tables is not None:
+        # it runs in one process, each deal a fresh game's first round: no workers, no games
+        given_rounds = click.get_current_context().get_parameter_source("game_rounds")
+        per_game = game_rounds if given_rounds == click.core.ParameterSource.COMMANDLINE else None
+        apart = (
+            ("--record", record_dir),
+            ("--calibrate", calibrate_file),
+            ("--workers", workers),
+            ("--rounds-per-game", per_game),
+        )
+        for option, given in apart:
+            if given is not None:
+                raise click.UsageError(current()("sim.dup.alone", option=option))
+        variants = Variants(Opening(opening), BlockPasses(block_passes))
+        duplicate_command(names, _parse_tables(duplicate_tables), rounds, seed, variants, as_json)
+        return
     scratch = None
     if calibrate_file is not None and record_dir is None:  # the records are rated after
         scratch = tempfile.TemporaryDirectory(prefix="domeng-calibrate-")
@@ -209,6 +245,18 @@ def command(
         scratch.cleanup()
 
 
+def _parse_tables(value: str) -> list[int]:
+    """The table counts of ``--duplicate-tables`` (each 2 to 100)."""
+    try:
+        counts = [int(x) for x in value.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or any(not 2 <= n <= MAX_TABLES for n in counts):
+        said = current()("sim.dup.bad_tables", value=repr(value), most=MAX_TABLES)
+        raise click.BadParameter(said, param_hint="'--duplicate-tables'")
+    return counts
+
+
 def _calibrate(record_dir: Path, out: Path, rounds: int) -> None:
     """Rate the rounds of the records just written, in the order played, into ``out``."""
     from domeng.engine.record import load_recorded_game
@@ -225,7 +273,7 @@ def _calibrate(record_dir: Path, out: Path, rounds: int) -> None:
     out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     w = current()
     lines = ", ".join(
-        w("sim.calibrated_level", level=n, mu=f"{r['mu']:.2f}", sigma=f"{r['sigma']:.2f}")
+        w("sim.calibrated_level", level=n, mu=w.number(r["mu"], 2), sigma=w.number(r["sigma"], 2))
         for n, r in doc["levels"].items()
     )
     click.echo(w("sim.calibrated", path=out, levels=lines), err=True)
@@ -248,7 +296,8 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def _fmt(x: float, digits: int = 3) -> str:
-    return f"{x:.{digits}f}"
+    """A figure with the language's decimal sign."""
+    return current().number(x, digits)
 
 
 def _print_table(summary: Summary, seconds: float, workers: int) -> None:
@@ -278,7 +327,9 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
         def cell(d: dict[str, object]) -> str:
             v = d[key]
             if isinstance(v, list):
-                return f"[{v[0]:.3f}, {v[1]:.3f}]"
+                # "[0,125; 0,250]" where the decimal sign is a comma
+                between = "; " if "," in _fmt(0.5, 1) else ", "
+                return f"[{_fmt(v[0])}{between}{_fmt(v[1])}]"
             return "-"
 
         return cell
@@ -312,7 +363,7 @@ def _print_table(summary: Summary, seconds: float, workers: int) -> None:
     row("  " + w("sim.row.passebunge"), num("passebunge_per_round"))
     row(w("sim.row.think"), num("ms_per_move", 2))
     out.print(table)
-    rate = f"{s.rounds / seconds if seconds else 0:.0f}"
-    out.print(
-        w("sim.footer", rounds=s.rounds, seconds=f"{seconds:.1f}", workers=workers, rate=rate)
-    )
+    rate = _fmt(s.rounds / seconds if seconds else 0, 0)
+    # the workers counted as the language counts ("1 werkproces", not "werkproces(sen)")
+    footer = w.count("sim.footer", workers, rounds=s.rounds, seconds=_fmt(seconds, 1), rate=rate)
+    out.print(f"{footer} {w('sim.note')}")

@@ -20,6 +20,15 @@ from rich.table import Table
 from domeng.i18n import current
 
 
+def _n(x: object) -> str:
+    """A figure with the language's decimal sign (a count as it is)."""
+    return current().number(x) if isinstance(x, float) else str(x)
+
+
+def _rating(rating: object, uncertainty: object) -> str:
+    return f"{_n(rating)} ± {_n(uncertainty)}"
+
+
 def _when(at: float) -> str:
     return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M") if at else "-"
 
@@ -33,8 +42,8 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
             "stats.player",
             name=p["name"],
             kind=kind,
-            rating=p["rating"],
-            uncertainty=p["uncertainty"],
+            rating=_n(p["rating"]),
+            uncertainty=_n(p["uncertainty"]),
         ),
         style="bold",
     )
@@ -49,21 +58,23 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
         ("camat_per_100_rounds", "camat_per_100"),
         ("rounds_won", "rounds_won"),
     ):
-        figures.add_row(w(f"stats.{label}"), str(f[key]))
+        figures.add_row(w(f"stats.{label}"), _n(f[key]))
     for word in ("ceki", "pollo", "manguno", "mattikkeng"):
-        figures.add_row(word.upper(), str(f[word]))
-    figures.add_row(w("stats.passebunge_per_round"), str(f["passebunge_per_round"]))
+        figures.add_row(word.upper(), _n(f[word]))
+    figures.add_row(w("stats.passebunge_per_round"), _n(f["passebunge_per_round"]))
     out.print(figures)
     if doc["recent"]:
         recent = Table(title=w("stats.recent"), title_justify="left")
         for label in ("when", "where", "rounds", "stones_per_round", "camat", "rating_after"):
             recent.add_column(
-                w(f"stats.{label}"), justify="left" if label in ("when", "where") else "right"
+                w(f"stats.{label}"),
+                justify="left" if label in ("when", "where") else "right",
+                no_wrap=label == "rating_after",  # "26,6 ± 16,3" on one line
             )
         for g in doc["recent"]:
             recent.add_row(
-                _when(g["last"]), w(f"stats.source.{g['source']}"), str(g["rounds"]),
-                str(g["stones_per_round"]), str(g["camat"]), f"{g['rating']} ± {g['uncertainty']}",
+                _when(g["last"]), w(f"stats.source.{g['source']}"), _n(g["rounds"]),
+                _n(g["stones_per_round"]), _n(g["camat"]), _rating(g["rating"], g["uncertainty"]),
             )  # fmt: skip
         out.print(recent)
     if doc["head_to_head"]:
@@ -73,8 +84,8 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
             heads.add_column(w(f"stats.{label}", name=p["name"]), justify="right")
         for h in doc["head_to_head"]:
             heads.add_row(
-                h["opponent"]["name"], str(h["rounds"]), str(h["stones_per_round"]),
-                str(h["opponent_stones_per_round"]),
+                h["opponent"]["name"], _n(h["rounds"]), _n(h["stones_per_round"]),
+                _n(h["opponent_stones_per_round"]),
             )  # fmt: skip
         out.print(heads)
 
@@ -86,12 +97,19 @@ def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
         return
     board = Table(title=w.count("stats.board", n), title_justify="left")
     for label in ("place", "name", "rating", "games", "stones_per_round", "camat_per_100"):
-        board.add_column(w(f"stats.{label}"), justify="left" if label == "name" else "right")
+        board.add_column(
+            w(f"stats.{label}"),
+            justify="left" if label == "name" else "right",
+            no_wrap=label == "rating",
+        )
     for r in rows:
         f = r["figures"]
+        # a computer level (on the board from the start) by its name in the language
+        key = f"level.{r['name']}"
+        name = w(key) if r["kind"] == "computer" and w.has(key) else r["name"]
         board.add_row(
-            str(r["place"]), r["name"], f"{r['rating']} ± {r['uncertainty']}", str(f["games"]),
-            str(f["stones_per_round"]), str(f["camat_per_100_rounds"]),
+            str(r["place"]), name, _rating(r["rating"], r["uncertainty"]), _n(f["games"]),
+            _n(f["stones_per_round"]), _n(f["camat_per_100_rounds"]),
         )  # fmt: skip
     out.print(board)
 
@@ -102,20 +120,24 @@ def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
 @click.argument("name", required=False)
 @click.option(
     "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="The SQLite file (default: the one domeng serve and domeng play share).",
+    metavar="FILE|URL",
+    help="The database: a SQLite file (default: the one domeng serve and domeng play share), "
+    "or a PostgreSQL database as postgresql://USER@HOST/DB.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
-def command(name: str | None, db: Path | None, as_json: bool) -> None:
+def command(name: str | None, db: str | None, as_json: bool) -> None:
     from domeng.history.pending import record_pending
     from domeng.paths import database, pending_dir
     from domeng.server.history import LEADERBOARD_GAMES, leaderboard, player_page
+    from domeng.storage import is_postgres
+    from domeng.storage.opening import shown
     from domeng.terminal.profiled import DatabaseHeld, open_database
 
-    path = db if db is not None else database()
+    where: str | Path = database() if db is None else db if is_postgres(db) else Path(db)
+    path = shown(where)
     try:
-        storage = open_database(path)
+        storage = open_database(where)
     except DatabaseHeld:
         raise click.ClickException(current()("stats.held", path=path)) from None
     try:

@@ -23,6 +23,7 @@ from .moves import (
     IllegalMoveError,
     Move,
     Opening,
+    Rounds,
     Variants,
     move,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "Round",
     "RoundEnd",
     "RoundEnded",
+    "Rounds",
     "SeatView",
     "StonesMoved",
     "Tile",

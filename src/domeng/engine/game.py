@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from .events import Event
-from .moves import SEATS, STONES, Move, Opening, Variants
+from .moves import SEATS, STONES, Move, Opening, Rounds, Variants
 from .round import Round
 from .tiles import TILE_COUNT, Tile, TileSet, tile
 from .view import SeatView, view
@@ -108,11 +108,21 @@ class Game:
         return self.rounds[-1].next_starter()
 
     def start_round(self, hands: Sequence[TileSet], unused: TileSet) -> Round:
-        """Begin the next round with this deal."""
-        if not self.rounds:
+        """Begin the next round with this deal (variant ``rounds`` ``fresh``: each one as
+        the first round of a fresh game)."""
+        if not self.rounds or self.variants.rounds is Rounds.FRESH:
+            if self.rounds and not self.rounds[-1].finished:
+                raise ValueError("the round before is not finished")
             starter, lempa = first_starter(hands)
             opening = lempa if self.variants.opening is Opening.DOUBLE else None
-            r = Round(hands, unused, starter=starter, opening_tile=opening, variants=self.variants)
+            r = Round(
+                hands,
+                unused,
+                starter=starter,
+                opening_tile=opening,
+                variants=self.variants,
+                number=len(self.rounds) + 1,
+            )
         else:
             last = self.rounds[-1]
             starter_or_none = last.next_starter()
@@ -136,7 +146,7 @@ class Game:
         """Deal the next round from ``rng`` and begin it."""
         hands, unused = deal(rng)
         rounds = self.rounds
-        if not rounds:
+        if not rounds or self.variants.rounds is Rounds.FRESH:
             return self.start_round(hands, unused)
         # As start_round, without checking the deal: ``deal`` makes only valid ones.
         last = rounds[-1]

@@ -1,10 +1,10 @@
-"""Moves, the two variants, and the typed error for an illegal move."""
+"""Moves, the variants, and the typed error for an illegal move."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
-from typing import NamedTuple
+from typing import Literal, NamedTuple, NotRequired, TypedDict
 
 from .keyed import reason_of
 from .tiles import TILE_COUNT, Tile, parse_tile, tile_name
@@ -29,7 +29,7 @@ class End(IntEnum):
     RIGHT = 1
 
     @property
-    def word(self) -> str:
+    def word(self) -> Literal["left", "right"]:
         """``"left"`` or ``"right"``, as records write it."""
         return "left" if self is End.LEFT else "right"
 
@@ -117,22 +117,51 @@ class BlockPasses(StrEnum):
     """The round ends right after the MANGUNO's play; nobody passes after it."""
 
 
+class Rounds(StrEnum):
+    """Variant ``rounds``: whether a round carries on the game of the round before."""
+
+    CARRIED = "carried"
+    """The STONES, the CAMAT and the titles go on; the winner or CAMAT opens (default)."""
+    FRESH = "fresh"
+    """Every round is the first round of a fresh game: 25 STONES on the table, nobody
+    CAMAT, the opener by the rule of the LEMPA (a duplicate tournament's deals)."""
+
+
+class VariantsJson(TypedDict):
+    """The variants as records and the table service write them (``rounds`` only when
+    it is not the default, so that every record written before it reads the same)."""
+
+    opening: Literal["double", "free"]
+    block_passes: Literal["penalized", "free"]
+    rounds: NotRequired[Literal["carried", "fresh"]]
+
+
 @dataclass(frozen=True, slots=True)
 class Variants:
     """The rule variants of a game, with rules.md's defaults."""
 
     opening: Opening = Opening.DOUBLE
     block_passes: BlockPasses = BlockPasses.PENALIZED
+    rounds: Rounds = Rounds.CARRIED
 
-    def to_json(self) -> dict[str, str]:
-        return {"opening": self.opening.value, "block_passes": self.block_passes.value}
+    def to_json(self) -> VariantsJson:
+        """The variants as JSON.
+
+        >>> Variants(rounds=Rounds.FRESH).to_json()["rounds"]
+        'fresh'
+        """
+        d: VariantsJson = {"opening": self.opening.value, "block_passes": self.block_passes.value}
+        if self.rounds is Rounds.FRESH:
+            d["rounds"] = "fresh"
+        return d
 
     @classmethod
     def from_json(cls, data: object) -> Variants:
-        """Read ``{"opening": ..., "block_passes": ...}``; both keys optional."""
+        """Read ``{"opening": ..., "block_passes": ..., "rounds": ...}``; every key
+        optional."""
         if not isinstance(data, dict):
             raise ValueError("variants must be an object")
-        unknown = set(data) - {"opening", "block_passes"}
+        unknown = set(data) - {"opening", "block_passes", "rounds"}
         if unknown:
             raise ValueError(f"unknown variant {sorted(unknown)[0]!r}")
         try:
@@ -148,4 +177,10 @@ class Variants:
                 "variant block_passes must be 'penalized' or 'free', "
                 f"not {data.get('block_passes')!r}"
             ) from None
-        return cls(opening, block)
+        try:
+            rounds = Rounds(data.get("rounds", Rounds.CARRIED.value))
+        except ValueError:
+            raise ValueError(
+                f"variant rounds must be 'carried' or 'fresh', not {data.get('rounds')!r}"
+            ) from None
+        return cls(opening, block, rounds)

@@ -42,6 +42,7 @@ import re
 import tempfile
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -56,6 +57,7 @@ from .moves import (
     IllegalMoveError,
     Move,
     Opening,
+    Rounds,
     Variants,
     move,
 )
@@ -710,10 +712,15 @@ def _variants(doc: object) -> Variants:
     ``Variants.from_json``'s)."""
     if not isinstance(doc, dict):
         raise RecordError(key="record.variants_not_object", name="variants")
-    unknown = sorted(set(doc) - {"opening", "block_passes"})
+    unknown = sorted(set(doc) - {"opening", "block_passes", "rounds"})
     if unknown:
         raise RecordError(key="record.unknown_variant", name=repr(unknown[0]))
-    for name, kind in (("opening", Opening), ("block_passes", BlockPasses)):
+    kinds: tuple[tuple[str, type[StrEnum]], ...] = (
+        ("opening", Opening),
+        ("block_passes", BlockPasses),
+        ("rounds", Rounds),
+    )
+    for name, kind in kinds:
         value = doc.get(name, getattr(Variants(), name).value)
         allowed = [v.value for v in kind]
         if value not in allowed:

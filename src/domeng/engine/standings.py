@@ -7,7 +7,9 @@ three share a rank.
 
 The figures are summed round by round in a :class:`Tally`, so that a long game
 need not be read again for every look at its standings (the table service keeps
-the tally of its finished rounds and adds only the round being played).
+the tally of its finished rounds and adds only the round being played). The tally is
+the one reading of a round's figures from its events: a player's figures
+(:func:`domeng.history.figures.round_figures`) are one round's tally.
 
 >>> from domeng.engine import Game
 >>> [s.rank for s in standings(Game())]
@@ -18,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
-from .events import Event, Finish, RoundEnded, StonesMoved
+from .events import CamatElected, Event, Finish, Passed, RoundEnded, StonesMoved
 from .game import Game
 from .moves import SEATS
 from .round import Round
@@ -28,6 +30,21 @@ from .round import Round
 
 def _zeros() -> list[int]:
     return [0] * SEATS
+
+
+class StandingJson(TypedDict):
+    """A :class:`Standing` as the table service sends it."""
+
+    seat: int
+    rank: int
+    titles: int
+    stones: int
+    received: int
+    rounds_won: int
+    ceki: int
+    pollo: int
+    manguno: int
+    mattikkeng: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +70,7 @@ class Standing:
     mattikkeng: int
     """Rounds in which this player was MATTIKKENG (won or not)."""
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> StandingJson:
         return {
             "seat": self.seat,
             "rank": self.rank,
@@ -70,14 +87,22 @@ class Standing:
 
 @dataclass(slots=True)
 class Tally:
-    """Every seat's figures summed over the rounds added so far."""
+    """Every seat's figures summed over the rounds added so far, read from their events
+    (the only place that reads them)."""
 
     received: list[int] = field(default_factory=_zeros)
+    """Stones received (before every CAMAT election's reset)."""
     won: list[int] = field(default_factory=_zeros)
     ceki: list[int] = field(default_factory=_zeros)
+    """Rounds finished as FIRST CAPPU with a CEKI."""
     pollo: list[int] = field(default_factory=_zeros)
+    """Rounds finished as FIRST CAPPU with a POLLO."""
     manguno: list[int] = field(default_factory=_zeros)
     mattikkeng: list[int] = field(default_factory=_zeros)
+    passebunge: list[int] = field(default_factory=_zeros)
+    """PASSEBUNGE passes."""
+    camat: list[int] = field(default_factory=_zeros)
+    """CAMAT elections won."""
     rounds: int = 0
     """How many rounds were added."""
 
@@ -89,10 +114,13 @@ class Tally:
     def add_events(self, events: Iterable[Event]) -> None:
         """Add the figures of some of a round's events (the round is not counted: a
         round being played can be added to as its events come)."""
-        for e in events:
-            if isinstance(e, StonesMoved):
+        for e in events:  # type(e) is: the events are final classes, and most are plays
+            if type(e) is StonesMoved:
                 self.received[e.receiver] += e.amount
-            elif isinstance(e, RoundEnded):
+            elif type(e) is Passed:
+                if e.passebunge:
+                    self.passebunge[e.seat] += 1
+            elif type(e) is RoundEnded:
                 self.won[e.winner] += 1
                 if e.first_cappu is not None and e.finish is Finish.CEKI:
                     self.ceki[e.first_cappu] += 1
@@ -102,9 +130,12 @@ class Tally:
                     self.manguno[e.manguno] += 1
                 for seat in e.mattikkeng:
                     self.mattikkeng[seat] += 1
+            elif type(e) is CamatElected:
+                self.camat[e.seat] += 1
 
     def figures(self) -> tuple[int, ...]:
-        """Every figure, seat by seat (two tallies with the same rank the same)."""
+        """Every figure the standings show, seat by seat (two tallies with the same rank
+        the same)."""
         return (
             *self.received, *self.won, *self.ceki, *self.pollo, *self.manguno,
             *self.mattikkeng,
@@ -113,7 +144,7 @@ class Tally:
     def copy(self) -> Tally:
         return Tally(
             self.received[:], self.won[:], self.ceki[:], self.pollo[:], self.manguno[:],
-            self.mattikkeng[:], self.rounds,
+            self.mattikkeng[:], self.passebunge[:], self.camat[:], self.rounds,
         )  # fmt: skip
 
     def ranked(self, titles: list[int], stones: list[int]) -> list[Standing]:

@@ -56,6 +56,11 @@ ENDS_MASK: tuple[TileSet, ...] = tuple(
 """``ENDS_MASK[left * 7 + right]``: the tiles that fit a line with these open ends."""
 
 _NAMES: tuple[str, ...] = tuple(f"{HIGH[t]}-{LOW[t]}" for t in range(TILE_COUNT))
+_BY_NAME: dict[str, Tile] = {f"{a}-{b}": t for (a, b), t in _INDEX.items()}
+"""Every tile by both its names ("6-4" and "4-6")."""
+
+TILE_NUMBERS: tuple[int, ...] = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(TILE_COUNT))
+"""``TILE_NUMBERS[t]``: the numbers tile ``t`` shows, as a 7-bit mask (bit ``n`` for ``n``)."""
 
 
 def tile(a: int, b: int) -> Tile:
@@ -76,6 +81,9 @@ def parse_tile(text: str) -> Tile:
     ...
     ValueError: unknown tile '7-1'
     """
+    known = _BY_NAME.get(text) if isinstance(text, str) else None
+    if known is not None:  # the one dict look-up a stored play costs (a restart reads many)
+        return known
     parts = text.split("-") if isinstance(text, str) else []
     if len(parts) == 2 and all(len(p) == 1 and p in "0123456789" for p in parts):
         key = (int(parts[0]), int(parts[1]))
@@ -112,6 +120,20 @@ def tiles_of(mask: TileSet) -> Iterator[Tile]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def numbers_shown(mask: TileSet) -> int:
+    """The numbers the tiles of a set show, as a 7-bit mask (bit ``n`` for ``n``).
+
+    >>> bin(numbers_shown(mask_of([parse_tile("6-4"), parse_tile("4-4")])))
+    '0b1010000'
+    """
+    shown = 0
+    while mask:
+        low = mask & -mask
+        shown |= TILE_NUMBERS[low.bit_length() - 1]
+        mask ^= low
+    return shown
 
 
 def mask_of(tiles: Iterable[Tile]) -> TileSet:

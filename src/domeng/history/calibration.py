@@ -59,6 +59,70 @@ def calibrate(games: Iterable[tuple[Sequence[str], Game]]) -> dict[str, Rating]:
     }
 
 
+def anchored(
+    base: dict[str, Rating],
+    paired: dict[str, float],
+    *,
+    anchor: str = "basic",
+    scale_by: str = "random",
+    order: Sequence[str] = (),
+    points: float | None = None,
+) -> dict[str, Rating]:
+    """Every level of ``paired`` rated by its paired result, on the scale of ``base``.
+
+    ``paired[level]`` is the level's stones a round minus those of four ``anchor``
+    opponents on the same deals (``benchmarks/trials.py``; fewer is better), the
+    sharpest measure of strength there is. The ``anchor`` and ``scale_by`` levels keep
+    their ratings of ``base`` (a tournament's calibration, which sets them far apart);
+    a stone a round is worth as many rating points as the gap between those two
+    ratings over the gap between their paired results, and every level is placed from
+    the anchor by its own paired result. So the order of the ratings is the order of the
+    paired results, whatever the tournament's rounds made of levels close together. The
+    levels' sigma is the anchor's.
+
+    ``order`` (weakest first) is the order the levels are built in (more thinking never
+    makes a player worse in expectation): where the paired results of neighbours invert
+    it, they are within their noise of each other, and the results are pooled to their
+    mean (isotonic regression, pool-adjacent-violators), so such levels get one rating.
+
+    ``points`` (rating points per stone a round) gives the scale from elsewhere, for
+    example from a longer run of ``anchor`` against ``scale_by``, when this run's own
+    gap between the two is too noisy to scale by."""
+    paired = _pooled(paired, [n for n in order if n in paired])
+    if anchor not in base or scale_by not in base:
+        raise ValueError(f"the anchor {anchor!r} and {scale_by!r} need a rating")
+    zero = paired.get(anchor, 0.0)
+    top, bottom = base[anchor], base[scale_by]
+    if points is None:
+        if scale_by not in paired:
+            raise ValueError(f"{scale_by!r} needs a paired result to scale by")
+        span = paired[scale_by] - zero
+        if span <= 0 or top.mu <= bottom.mu:
+            raise ValueError(f"{anchor!r} must be stronger than {scale_by!r} in both measures")
+        points = (top.mu - bottom.mu) / span
+    elif not points > 0:
+        raise ValueError("points must be above 0")
+    out = {name: Rating(top.mu - points * (d - zero), top.sigma) for name, d in paired.items()}
+    out[anchor] = top
+    out[scale_by] = bottom
+    return out
+
+
+def _pooled(paired: dict[str, float], order: list[str]) -> dict[str, float]:
+    """``paired`` made non-increasing along ``order`` by pooling adjacent violators."""
+    blocks: list[tuple[list[str], float]] = []
+    for name in order:
+        blocks.append(([name], paired[name]))
+        while len(blocks) > 1 and blocks[-2][1] < blocks[-1][1]:
+            (a, x), (b, y) = blocks[-2], blocks[-1]
+            blocks[-2:] = [(a + b, (x * len(a) + y * len(b)) / (len(a) + len(b)))]
+    out = dict(paired)
+    for names, value in blocks:
+        for name in names:
+            out[name] = value
+    return out
+
+
 def document(ratings: dict[str, Rating], *, rounds: int, command: str) -> dict[str, Any]:
     """A calibration as the JSON document ``--calibrate`` writes."""
     return {

@@ -1,8 +1,10 @@
 """What one finished round gives each seat: the figures a player's page sums, and the
 round's order that the ratings read.
 
-Everything comes from the round's events, as the engine worked them out, so a figure
-always agrees with ``domeng replay`` of the same record.
+Everything comes from the round's events, as the engine worked them out, read by the
+engine's one tally of them (:class:`domeng.engine.standings.Tally`, which the
+standings sum too), so a figure always agrees with ``domeng replay`` of the same record
+and with the table's standings.
 
 >>> import random
 >>> from domeng.engine import Game
@@ -20,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domeng.engine import SEATS
-from domeng.engine.events import CamatElected, Finish, Passed, RoundEnded, StonesMoved
 from domeng.engine.round import Round
+from domeng.engine.standings import Tally
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,23 +53,12 @@ def round_figures(r: Round) -> list[SeatFigures]:
     """Every seat's figures in the finished round ``r``, in seat order."""
     if not r.finished:
         raise ValueError(f"round {r.number} is not finished")
-    received = [0] * SEATS
-    passebunge = [0] * SEATS
-    camat: int | None = None
-    ended: RoundEnded | None = None
-    for e in r.events:
-        if isinstance(e, StonesMoved):
-            received[e.receiver] += e.amount
-        elif isinstance(e, Passed) and e.passebunge:
-            passebunge[e.seat] += 1
-        elif isinstance(e, CamatElected):
-            camat = e.seat
-        elif isinstance(e, RoundEnded):
-            ended = e
-    assert ended is not None  # a finished round has ended
+    t = Tally()
+    t.add(r)
+    received, camat = t.received, t.camat
 
     def key(n: int) -> tuple[int, int]:
-        return (0 if n == camat else 1, received[n])
+        return (0 if camat[n] else 1, received[n])
 
     places = [1 + sum(key(o) < key(n) for o in range(SEATS)) for n in range(SEATS)]
     return [
@@ -75,13 +66,13 @@ def round_figures(r: Round) -> list[SeatFigures]:
             seat=n,
             place=places[n],
             received=received[n],
-            won=ended.winner == n,
-            camat=camat == n,
-            ceki=ended.first_cappu == n and ended.finish is Finish.CEKI,
-            pollo=ended.first_cappu == n and ended.finish is Finish.POLLO,
-            manguno=ended.manguno == n,
-            mattikkeng=n in ended.mattikkeng,
-            passebunge=passebunge[n],
+            won=t.won[n] > 0,
+            camat=camat[n] > 0,
+            ceki=t.ceki[n] > 0,
+            pollo=t.pollo[n] > 0,
+            manguno=t.manguno[n] > 0,
+            mattikkeng=t.mattikkeng[n] > 0,
+            passebunge=t.passebunge[n],
         )
         for n in range(SEATS)
     ]

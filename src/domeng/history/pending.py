@@ -1,9 +1,10 @@
-"""Terminal games waiting to be recorded: while ``domeng serve`` holds the shared
-database (one process at a time may open it), ``domeng play --player NAME`` leaves a
-note in the data folder's ``pending`` folder naming the game's record and the player;
-whoever opens the database next (the service at its start and when its players' pages
-are asked for, ``domeng stats``, the next ``domeng play``) records the game's rounds
-from the record, each once, and removes the note once the game is recorded.
+"""Terminal games waiting to be recorded: when the shared database cannot be opened for
+a lock (the table service of an older Domeng held it alone; today's shares it),
+``domeng play --player NAME`` leaves a note in the data folder's ``pending`` folder
+naming the game's record and the player; whoever opens the database next (the service
+at its start and when its players' pages are asked for, ``domeng stats``, the next
+``domeng play``) records the game's rounds from the record, each once, and removes the
+note once the game is recorded.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from domeng.engine.record import RecordError, loads_recorded_game
+from domeng.storage import Storage
 
-if TYPE_CHECKING:
-    from domeng.server.storage import Storage
+from .recorder import record_terminal_game
 
 FORMAT = "domeng.pending/1"
 
@@ -42,8 +42,6 @@ def leave_note(folder: Path, record: Path, player: str) -> Path:
 def record_pending(storage: Storage, folder: Path) -> int:
     """Record every noted game's rounds not yet recorded; answers how many rounds. A
     note whose record is gone or broken is removed (there is nothing to record)."""
-    from .recorder import record_terminal_game  # it needs the storage package
-
     done = 0
     for note in sorted(folder.glob("terminal-*.json")):
         try:

@@ -13,18 +13,21 @@ seats' would come to.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Sequence
 
 from domeng.engine.record import RecordedGame
 from domeng.engine.round import Round
-from domeng.server.storage import (
+from domeng.engine.seatname import split_name
+from domeng.storage import (
     COMPUTER,
     PERSON,
     Figures,
     RecordedRound,
     RoundPart,
     Storage,
+    StorageError,
     StoredProfile,
 )
 
@@ -35,14 +38,19 @@ from .ratings import NEW, Rating, rate
 def computer_profiles(
     storage: Storage, levels: Sequence[str], calibration: dict[str, Rating], at: float
 ) -> None:
-    """Make the profile of every computer level that has none (its rating calibrated)."""
-    for level in levels:
-        if storage.profile(id=level) is None and storage.profile(name=level) is None:
-            start = calibration.get(level, NEW)
-            figures = Figures(start.mu, start.sigma)
-            storage.create_profile(
-                StoredProfile(level, level, "en", "computer", COMPUTER, None, at, figures)
-            )
+    """Make the profile of every computer level that has none (its rating calibrated), in
+    one write transaction: the service and a terminal starting together make each once
+    (and of several service processes on one PostgreSQL database, the first)."""
+    with storage.batch():
+        for level in levels:
+            if storage.profile(id=level) is None and storage.profile(name=level) is None:
+                start = calibration.get(level, NEW)
+                figures = Figures(start.mu, start.sigma)
+                # another service process starting at the same moment may make it first
+                with contextlib.suppress(StorageError):
+                    storage.create_profile(
+                        StoredProfile(level, level, "en", "computer", COMPUTER, None, at, figures)
+                    )
 
 
 def parts(r: Round, seats: Sequence[str | None], ratings: dict[str, Rating]) -> list[RoundPart]:
@@ -81,7 +89,24 @@ def record_rounds(
 ) -> int:
     """Record every finished round of ``rounds`` (a game's, from its first) that is not
     recorded yet, each seat counting for the profile ``seats`` names; answers how many
-    were recorded. A profile that is not stored counts for nothing."""
+    were recorded. A profile that is not stored counts for nothing.
+
+    It is one write transaction (:meth:`Storage.batch`): the ratings read are the ones
+    the round is rated from, even while another process (the service, a terminal)
+    records rounds of the same players in the same database."""
+    with storage.batch():
+        return _record_rounds(storage, game, source, rounds, seats, at, record)
+
+
+def _record_rounds(
+    storage: Storage,
+    game: str,
+    source: str,
+    rounds: Sequence[Round],
+    seats: Sequence[str | None],
+    at: float,
+    record: str | None,
+) -> int:
     done = storage.recorded_rounds(game)
     recorded = 0
     for r in rounds[done:]:
@@ -123,7 +148,6 @@ def record_terminal_game(
     """Record a terminal game's finished rounds (``player`` at seat 0, a computer level at
     each other seat, as its record names them) with its record; answers how many."""
     from domeng.bots import player_names
-    from domeng.terminal.session import split_name
 
     from .calibration import load
 

@@ -32,6 +32,7 @@ from functools import cache
 from importlib.resources import files
 
 from babel import Locale
+from babel.numbers import format_decimal
 
 from domeng.engine.keyed import fill
 
@@ -123,6 +124,21 @@ class Words:
             if 0 <= n < 1000:  # the game's own counts: stones, tiles, rounds
                 self._forms[n] = form
         return form
+
+    def number(self, x: float, digits: int | None = None, *, sign: bool = False) -> str:
+        """``x`` written as this language writes numbers (Babel's CLDR data): its decimal
+        sign and grouping, ``digits`` digits after the sign (None: as many as ``x`` has,
+        up to 3), a ``+`` before a positive number when ``sign``.
+
+        >>> words("en").number(1.2, 3), words("id").number(1.2, 3), words("tr").number(0.5, 2)
+        ('1.200', '1,200', '0,50')
+        >>> words("nl").number(-0.25, 2, sign=True), words("pt").number(1234.5)
+        ('-0,25', '1.234,5')
+        """
+        x = x or 0.0  # no "-0.00"
+        body = "#,##0" + ("." + "0" * digits if digits else "" if digits == 0 else ".###")
+        pattern = f"+{body};-{body}" if sign else body
+        return str(format_decimal(x, format=pattern, locale=self.locale))
 
     def count(self, key: str, n: int, **values: object) -> str:
         """The form of the count ``key`` for ``n``, with ``{n}`` and the other

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import gettext as std_gettext
 import sys
+from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from .catalog import words
 from .choose import current
 
-__all__ = ["click_modules", "install", "ngettext", "translate"]
+__all__ = ["click_modules", "install", "missing_sentence", "ngettext", "translate"]
 
 PREFIX = "click."
 
@@ -76,11 +78,56 @@ def click_modules() -> list[str]:
     )
 
 
+MISSING = {
+    "argument": "Missing argument",
+    "option": "Missing option",
+    "parameter": "Missing parameter",
+}
+"""Click's words for a missing argument, option or parameter, by the kind's name."""
+
+
+def missing_sentence(said: str, kind: str | None) -> str:
+    """Click's "Missing argument 'RECORD'." (``said``, its first words already in the
+    language) as the language says it (``cli.missing.<kind>``): "'KAYIT' argümanı
+    eksik.", "'रिकॉर्ड' तर्क नहीं दिया गया।". Anything else is left as it is.
+
+    >>> from domeng.i18n import set_language
+    >>> _ = set_language("tr")
+    >>> missing_sentence("Eksik argüman 'KAYIT'.", "argument")
+    "'KAYIT' argümanı eksik."
+    >>> missing_sentence("Eksik seçenek '--players'. Bir liste verin.", "option")
+    "'--players' seçeneği eksik. Bir liste verin."
+    >>> _ = set_language("en")
+    """
+    english = MISSING.get(kind or "")
+    w = current()
+    if english is None or not w.has(f"cli.missing.{kind}"):
+        return said
+    missing = translate(english)
+    hint, dot, rest = said.removeprefix(missing).partition(".")
+    if not said.startswith(missing) or not dot or not hint.strip():
+        return said
+    return w(f"cli.missing.{kind}", hint=hint.strip()) + rest
+
+
+def _say_missing(click_says: Callable[[Any], str]) -> Callable[[Any], str]:
+    def format_message(self: Any) -> str:
+        kind = self.param_type or (self.param.param_type_name if self.param else None)
+        return missing_sentence(click_says(self), kind)
+
+    format_message.domeng = True  # type: ignore[attr-defined]
+    return format_message
+
+
 def install() -> None:
     """Make every loaded click module translate through Domeng's catalogs."""
     import click
     import click.shell_completion
-    import click.termui  # noqa: F401
+    import click.termui
+
+    missing = click.exceptions.MissingParameter
+    if not getattr(missing.format_message, "domeng", False):
+        setattr(missing, "format_message", _say_missing(missing.format_message))  # noqa: B010
 
     for name in click_modules():
         module = sys.modules[name]

@@ -22,9 +22,11 @@ Adding a command means adding its keys to the ``"terminal"`` group of each
 
 from __future__ import annotations
 
+import copy
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -126,6 +128,7 @@ def localize(root: click.Command, w: Words) -> None:
             cmd.subcommand_metavar = w("cli.meta_command")
         for p in cmd.params:
             _metavar(p, own, w)
+            _type_word(p, w)
             if not isinstance(p, click.Option) or not p.name:
                 continue
             if p.name == "lang":
@@ -154,15 +157,37 @@ def _metavar(p: click.Parameter, own: English, w: Words) -> None:
     if isinstance(p, click.Option) and (p.is_flag or p.count or p.name == "lang"):
         return  # --lang's metavar is the languages' codes, the same in every language
     english_meta = own.metavars.get(p.name or "")
-    if english_meta is None and isinstance(p.type, click.Path | click.Choice):
-        return
     if english_meta is None and isinstance(p, click.Argument):
         _argument_metavar(p, w)
         return
-    shown = english_meta or p.type.name.upper()
+    if english_meta is None and isinstance(p.type, click.Path | click.Choice):
+        return
+    shown = english_meta or _english_type_name(p.type).upper()
     key = f"meta.{shown}"
     if words("en").has(key):
         p.metavar = english_meta if w.code == "en" else w(key)
+
+
+_ENGLISH_NAME = "_domeng_english_name"
+"""The attribute that keeps a parameter type's English name once it is said in words."""
+
+
+def _english_type_name(kind: click.ParamType[Any]) -> str:
+    return str(getattr(kind, _ENGLISH_NAME, kind.name))
+
+
+def _type_word(p: click.Parameter, w: Words) -> None:
+    """A number's type as click names it in an error ("'abc' is not a valid integer"):
+    the key ``type.<name>`` (``type.integer``). Click's shared types (``click.INT``) are
+    copied first, so that each parameter has its own."""
+    english_name = _english_type_name(p.type)
+    key = f"type.{english_name}"
+    if not words("en").has(key):
+        return
+    if not hasattr(p.type, _ENGLISH_NAME):
+        p.type = copy.copy(p.type)
+        setattr(p.type, _ENGLISH_NAME, english_name)
+    p.type.name = w(key)
 
 
 def _argument_metavar(p: click.Argument, w: Words) -> None:

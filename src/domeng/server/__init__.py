@@ -4,9 +4,11 @@
 protocol is docs/protocol.md.
 """
 
-from .app import create_app
-from .hub import Hub
-from .storage import SQLiteStorage, Storage
-from .tables import TableError
+from domeng.storage import SQLiteStorage, Storage
 
-__all__ = ["Hub", "SQLiteStorage", "Storage", "TableError", "create_app"]
+from .app import create_app
+from .errors import TableError
+from .hub import Hub
+from .registry import Registry
+
+__all__ = ["Hub", "Registry", "SQLiteStorage", "Storage", "TableError", "create_app"]

@@ -1,46 +1,48 @@
 """The table service as an ASGI application (Starlette): HTTP routes and WebSockets.
 
 ``create_app(storage)`` builds it; ``domeng serve`` runs it under uvicorn. The
-protocol is described in docs/protocol.md. A table's changes are ordered by the
-:class:`~domeng.server.hub.Hub` (:mod:`domeng.server.hub`); this module only
-turns HTTP requests into calls on it (their bodies checked by the models of
-:mod:`domeng.server.bodies`) and its answers into JSON. The WebSocket is
+protocol is described in docs/protocol.md. A table's changes are its own
+(:class:`~domeng.server.tables.Table`), found by the
+:class:`~domeng.server.registry.Registry` (``app.state.hub``); this module only
+turns HTTP requests into calls on them (their bodies checked by the models of
+:mod:`domeng.server.bodies`) and their answers into JSON. The WebSocket is
 :mod:`domeng.server.socket`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import io
 import json
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
-from starlette.background import BackgroundTask
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import (
-    FileResponse,
     HTMLResponse,
     JSONResponse,
     PlainTextResponse,
     Response,
 )
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from domeng import __version__
+from domeng.bots.coach import COACH_LEVEL
 from domeng.engine import BlockPasses, Opening
 from domeng.history import calibration
 from domeng.history.ratings import Rating
+from domeng.storage import Storage, StorageError
 
-from . import collector, history, profiles
+from . import club as club_mode
+from . import collector, history, profiles, tournament_routes
 from .bodies import (
     LEAVE_WORDS,
     NEW_TABLE_WORDS,
@@ -48,26 +50,48 @@ from .bodies import (
     LeaveSeat,
     NewTable,
     TakeSeat,
+    check_new_names,
     read_body,
 )
 from .clock import Clock, LoopClock
+from .club.gate import ClubGate
+from .club.routes import home_routes
+from .club.routes import routes as club_routes
+from .documents import (
+    HttpError,
+    ServiceInfoDoc,
+    TableAnswerDoc,
+    TableDoc,
+    TablesDoc,
+    TakenSeatDoc,
+)
 from .guard import Guard
+from .health import Health, health
 from .host import HOST_WORDS, HostAction, act
 from .hub import Hub
-from .limits import Limits, Share, retry_after
+from .limits import (
+    GREETING_PER_ADDRESS,
+    SPECTATORS_PER_ADDRESS,
+    Connections,
+    Limits,
+    Share,
+    retry_after,
+)
 from .messages import MAX_MESSAGE
+from .paging import page_limit
+from .paging import whole_query as _whole
 from .players import BotRunner, default_level, levels
 from .profiles import make_computer_profiles
+from .relay import Relay
 from .replays import ReplayFailed
 from .reviews import review_text
 from .schema import protocol_schema
 from .socket import HELLO_TIMEOUT, table_socket
-from .storage import Storage, StorageError
+from .streams import StreamedFile
 from .tables import STATUSES, Seat, Table, TableError
+from .tournaments import Tournaments
+from .webfiles import WebFiles, compressed
 
-MAX_PAGE = 500
-DEFAULT_PAGE = 100
-"""The most tables, and the tables by default, in one page of ``GET /api/tables``."""
 MAX_QR = 500
 """The longest text ``GET /api/qr.svg`` makes a QR code of."""
 MAX_BODY = 16_384
@@ -80,13 +104,17 @@ def _error(e: TableError, headers: dict[str, str] | None = None) -> JSONResponse
     wait = retry_after(e)
     if wait is not None:
         headers = {**(headers or {}), "Retry-After": wait}
-    return JSONResponse({"error": e.json()}, status_code=e.status, headers=headers)
+    body: HttpError = {"error": e.json()}
+    return JSONResponse(body, status_code=e.status, headers=headers)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
 
 
 def _share(request: Request, kind: str) -> None:
     """Take the client address's share of ``kind`` (:mod:`.limits`); refuses with 429."""
-    address = request.client.host if request.client is not None else "unknown"
-    _hub(request).limits.change(address, kind)
+    _hub(request).limits.change(_address(request), kind)
 
 
 async def _body(request: Request, limit: int = MAX_BODY) -> object:
@@ -159,20 +187,19 @@ def _guarded(handler: Handler) -> Handler:
 
 
 async def info(request: Request) -> Response:
-    return JSONResponse(
-        {
-            "name": "domeng",
-            "version": __version__,
-            "levels": levels(),
-            "default_level": default_level(),
-            "variants": {
-                "opening": [o.value for o in Opening],
-                "block_passes": [b.value for b in BlockPasses],
-            },
-            "max_message": MAX_MESSAGE,
-            "addresses": request.app.state.addresses,
-        }
-    )
+    answer: ServiceInfoDoc = {
+        "name": "domeng",
+        "version": __version__,
+        "levels": levels(),
+        "default_level": default_level(),
+        "variants": {
+            "opening": [o.value for o in Opening],
+            "block_passes": [b.value for b in BlockPasses],
+        },
+        "max_message": MAX_MESSAGE,
+        "addresses": request.app.state.addresses,
+    }
+    return JSONResponse(answer)
 
 
 async def tables(request: Request) -> Response:
@@ -188,7 +215,7 @@ async def list_tables(request: Request) -> Response:
     if status is not None and status not in STATUSES:
         known = ", ".join(STATUSES)
         raise TableError("bad_status", f"there is no status {status!r} (known: {known})", 400)
-    limit = _whole(request.query_params.get("limit"), "limit", 1, MAX_PAGE, DEFAULT_PAGE)
+    limit = page_limit(request)
     cursor = request.query_params.get("cursor") or None
     order = request.query_params.get("order") or "oldest"
     if order not in ("oldest", "newest"):
@@ -201,37 +228,39 @@ async def list_tables(request: Request) -> Response:
             message = f"there is no table {cursor!r} to go on from"
             raise TableError("bad_cursor", message, 400) from None
         next_id = page[limit - 1]["id"] if len(page) > limit else None
-        return JSONResponse({"tables": page[:limit], "next": next_id})
-    page = []
+        # what the storage kept of each: its public_json when it ended
+        finished: TablesDoc = {"tables": cast(list[TableDoc], page[:limit]), "next": next_id}
+        return JSONResponse(finished)
+    shown: list[TableDoc] = []
     after = cursor is None
-    tables = list(hub.tables.values())  # oldest first; the tables in progress
+    tables = await hub.every_table()  # oldest first; the tables in progress
     for t in reversed(tables) if newest else tables:
         if not after:
             after = t.id == cursor
             continue
         if t.finished or (status and t.status != status):
             continue
-        if len(page) == limit:
-            return JSONResponse({"tables": page, "next": page[-1]["id"]})
-        page.append(t.public_json())
+        if len(shown) == limit:
+            more: TablesDoc = {"tables": shown, "next": shown[-1]["id"]}
+            return JSONResponse(more)
+        shown.append(t.public_json())
     if not after:
         raise TableError("bad_cursor", f"there is no table {cursor!r} to go on from", 400)
-    return JSONResponse({"tables": page, "next": None})
-
-
-def _whole(text: str | None, name: str, low: int, high: int, default: int) -> int:
-    if not text:
-        return default
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        message = f"{name} must be a whole number from {low} to {high}"
-        raise TableError("bad_query", message, 400)
-    return int(text)
+    last: TablesDoc = {"tables": shown, "next": None}
+    return JSONResponse(last)
 
 
 async def create_table(request: Request) -> Response:
     _share(request, "create")
     new = read_body(await _body(request), NewTable, NEW_TABLE_WORDS)
+    check_new_names(new)  # no two seats show the same name (names.py)
+    club = getattr(request.app.state, "club", None)
+    if club is not None:  # a member's own profile only (club/state.py)
+        new = await club.table_body(request.state.member, new)
     created = await _hub(request).create_table(new)
+    if club is not None:
+        for token in created.tokens.values():
+            club.handed_to(request.state.member.id, created.table.id, token)
     location = {"Location": f"/api/tables/{created.table.id}"}
     return JSONResponse(created.json(), status_code=201, headers=location)
 
@@ -249,6 +278,7 @@ async def get_view(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     t = await _hub(request).find(request.path_params["id"])
+    request.app.state.tournaments.check_record(t)  # duplicate deals still in play: refused
     headers = {}
     if request.query_params.get("download", "").lower() in ("1", "true", "yes"):
         headers["Content-Disposition"] = f'attachment; filename="domeng-{t.id}.json"'
@@ -262,7 +292,9 @@ def _json_bytes(doc: object) -> bytes:
 async def get_replay(request: Request) -> Response:
     """The finished rounds step by step (``?round=N``: that round), worked out in the
     replay worker from the table's record."""
+    _share(request, "table_replay")
     t = await _hub(request).find(request.path_params["id"])
+    request.app.state.tournaments.check_record(t)
     record = _json_bytes(t.record_json(finished_rounds=True))
     return await _replayed(request, record)
 
@@ -276,22 +308,34 @@ async def replay_record(request: Request) -> Response:
 async def _replayed(request: Request, record: bytes) -> Response:
     text = request.query_params.get("round")
     number = _whole(text, "round", 1, 1_000_000, 0) if text else None
+    hub, address = _hub(request), _address(request)
+    hub.in_flight.take(address, "replay")  # one at a time, until it is sent (work.py)
     try:
-        answer = await _hub(request).replays.replay(record, number)
+        answer = await hub.replays.replay(record, number)
     except ReplayFailed as e:
+        hub.in_flight.release(address, "replay")
         raise TableError(e.code, str(e), 400 if e.code == "bad_json" else 422) from None
+    except BaseException:
+        hub.in_flight.release(address, "replay")
+        raise
     if isinstance(answer, bytes):
+        hub.in_flight.release(address, "replay")
         return Response(answer, media_type="application/json")
-    # a long one, from the worker's file: sent a piece at a time, then removed
-    return FileResponse(
-        answer, media_type="application/json", background=BackgroundTask(answer.unlink, True)
-    )
+    # a long one, from the worker's file: sent a piece at a time with write deadlines,
+    # then removed (streams.py); the replay is under way until then
+
+    def sent() -> None:
+        hub.replays.forget(answer)
+        hub.in_flight.release(address, "replay")
+
+    return StreamedFile(answer, media_type="application/json", done=sent)
 
 
 async def get_review(request: Request) -> Response:
     """The coach's review of a seat in a finished round (:mod:`.reviews`)."""
     _share(request, "review")
     t = await _hub(request).find(request.path_params["id"])
+    request.app.state.tournaments.check_record(t)
     record = _json_bytes(t.record_json(finished_rounds=True))
     return await _reviewed(request, record)
 
@@ -309,7 +353,9 @@ async def _reviewed(request: Request, record: bytes) -> Response:
     seat = _whole(request.query_params.get("seat"), "seat", 0, 4, 0)
     number = _whole(request.query_params.get("round"), "round", 1, 1_000_000, 1)
     try:
-        answer = await _hub(request).replays.run(review_text, record, seat, number)
+        with _hub(request).in_flight.hold(_address(request), "review"):  # work.py
+            level = _hub(request).services.coach_level
+            answer = await _hub(request).replays.run(review_text, record, seat, number, level)
     except ReplayFailed as e:
         raise TableError(e.code, str(e), 400 if e.code == "bad_json" else 422) from None
     return Response(answer, media_type="application/json")
@@ -319,11 +365,14 @@ async def take_seat(request: Request) -> Response:
     _share(request, "seat")
     t, seat, _ = await _seat(request)
     body = read_body(await _body(request), TakeSeat, SEAT_WORDS)
+    club = getattr(request.app.state, "club", None)
+    if club is not None:  # a member's own profile only (club/state.py)
+        body = await club.seat_body(request.state.member, body)
     token = await _hub(request).take_seat(t, seat, body)
-    return JSONResponse(
-        {"table_id": t.id, "seat": seat, "token": token, "table": t.public_json()},
-        status_code=201,
-    )
+    if club is not None:
+        club.handed_to(request.state.member.id, t.id, token)
+    taken: TakenSeatDoc = {"table_id": t.id, "seat": seat, "token": token, "table": t.public_json()}
+    return JSONResponse(taken, status_code=201)
 
 
 async def leave_seat(request: Request) -> Response:
@@ -331,7 +380,8 @@ async def leave_seat(request: Request) -> Response:
     t, seat, _ = await _seat(request)
     body = read_body(await _body(request), LeaveSeat, LEAVE_WORDS)
     await _hub(request).leave_seat(t, seat, body)
-    return JSONResponse({"table": t.public_json()})
+    left: TableAnswerDoc = {"table": t.public_json()}
+    return JSONResponse(left)
 
 
 async def host(request: Request) -> Response:
@@ -376,13 +426,15 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
 async def start_page(request: Request) -> Response:
-    """The browser table's ``web/index.html`` when it exists, else a plain list of tables."""
-    index = WEB_DIR / "index.html"
-    if index.is_file():
-        return FileResponse(index)
+    """The browser table's ``web/index.html`` (its files' addresses with their version,
+    :mod:`.webfiles`) when it exists, else a plain list of tables."""
+    web: WebFiles = request.app.state.web
+    answer = web.start_page(request)
+    if answer is not None:
+        return answer
     hub = _hub(request)
     rows = []
-    for t in reversed(list(hub.tables.values())):
+    for t in reversed(await hub.all_tables()):
         seats = ", ".join(
             html.escape(s.stored.name)
             + ("" if s.stored.kind == "computer" or s.stored.token_hash else " (open)")
@@ -427,6 +479,11 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
 # -- the application ---------------------------------------------------------------------
 
 
+async def _settle_when_read(hub: Hub) -> None:
+    await hub.all_tables()
+    collector.settle()
+
+
 def create_app(
     storage: Storage,
     *,
@@ -440,6 +497,10 @@ def create_app(
     pending: Path | None = None,
     calibrated: dict[str, Rating] | None = None,
     settle_memory: bool = False,
+    spectators_per_address: int = SPECTATORS_PER_ADDRESS,
+    club: bool = False,
+    coach_level: str = COACH_LEVEL,
+    peer: str | None = None,
 ) -> Starlette:
     """The service, storing through ``storage``; its tables are loaded at startup. It
     answers for the loopback names, the hosts of ``addresses`` and ``allowed_hosts``
@@ -449,28 +510,52 @@ def create_app(
     computer levels' first ratings (default: the shipped calibration), given to the levels
     the database has no profile of yet. ``settle_memory``: once loaded, set the garbage
     collector for a long-running service (:mod:`.collector`; the whole process's, so
-    only ``domeng serve`` asks for it)."""
+    only ``domeng serve`` asks for it). ``spectators_per_address``: the spectators' places
+    of one client address (:class:`~.limits.Connections`). ``club``: the service of a
+    club, for its members only (:mod:`.club`). ``coach_level``: the level at which the
+    coach judges every hint and review (an ``expert`` level). ``peer``: this process is
+    one of several on its PostgreSQL database (:mod:`.leases`), reached by the others at
+    this address; requests for a table another owns are relayed to it (:mod:`.relay`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         messages, addresses = shares or (None, None)
         limits = Limits(clock or LoopClock(), messages, addresses, trust_loopback=trust_loopback)
-        hub = Hub(storage, runner, clock, limits=limits)
+        hub = Hub(storage, runner, clock, limits=limits, coach_level=coach_level)
+        hub.connections = Connections(  # as many may be greeting as may watch
+            spectators_per_address=spectators_per_address,
+            greeting_per_address=max(GREETING_PER_ADDRESS, spectators_per_address),
+        )
         app.state.hub = hub
-        await hub.load()
+        app.state.health = Health(hub)
+        if peer is not None:
+            hub.several(peer)
         first = calibrated if calibrated is not None else calibration.load()
         await make_computer_profiles(hub.store, levels(), first, hub.clock.wall())
         await history.record_notes(hub.store, pending)
+        await hub.start()  # the tables in progress are read in the background (registry.py)
+        app.state.tournaments = tournaments = Tournaments(hub)
+        await tournaments.load()
+        if club:  # the members' side: who is muted, the hidden messages
+            app.state.club = club_mode.Club(hub)
+            await app.state.club.start()
         if settle_memory:
             collector.settle()
+            # and again once the tables in progress are read: they live as long
+            hub.services.chore(asyncio.get_running_loop().create_task(_settle_when_read(hub)))
         try:
             yield
         finally:
+            await tournaments.close()
             await hub.close()
 
+    web = WebFiles(WEB_DIR)  # the page's files, with a version in their addresses
     routes: list[BaseRoute] = [
+        # a club's own routes first: its leaderboard is of its members
+        *(club_routes(_guarded, _body, _share) if club else home_routes()),
         Route("/", start_page),
         Route("/api", _guarded(info)),
+        Route("/api/health", health),
         Route("/api/protocol", protocol),
         Route("/api/protocol.schema.json", protocol_schema_route),
         Route("/api/tables", _guarded(tables), methods=["GET", "POST"]),
@@ -487,16 +572,24 @@ def create_app(
         Route("/api/qr.svg", _guarded(qr_code)),
         *profiles.routes(_guarded, _body, _share),  # players who come back
         *history.routes(_guarded),
+        *tournament_routes.routes(_guarded, _body, _share),  # club tournaments
         WebSocketRoute("/ws/tables/{id}", table_socket),
-        Mount("/web", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="web"),
+        Mount("/web", app=web, name="web"),
     ]
     hosts = {*allowed_hosts, *(urlsplit(a).hostname or "" for a in addresses or [])}
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={404: _not_found, 405: _not_allowed},
-        middleware=[Middleware(Guard, allowed=sorted(h for h in hosts if h))],
+        # the Guard first: a request it refuses is answered at once, uncompressed
+        middleware=[
+            Middleware(Guard, allowed=sorted(h for h in hosts if h)),
+            Middleware(Relay),  # a table another process owns: its requests go there
+            compressed(),
+            *([Middleware(ClubGate)] if club else []),  # members only (club/gate.py)
+        ],
     )
+    app.state.web = web
     app.state.addresses = addresses or []
     app.state.hello_timeout = hello_timeout
     app.state.pending = pending

@@ -23,19 +23,23 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from domeng.engine import BlockPasses, Opening, Variants
+from domeng.engine.seatname import seat_name
+from domeng.storage import StoredSeat
 
+from .errors import TableError
+from .names import default_names, first_same, shown
 from .players import default_level, levels
 from .refusals import Loc, Rule, Wording, fault, refusal
+from .seats import MAX_NAME, SEATS
 from .settings import (
     DEFAULT_PACE_MS,
     DEFAULT_REPLACE_AFTER_MS,
+    DEFAULT_TURN_SECONDS,
     MAX_PACE_MS,
     MAX_TURN_SECONDS,
     MIN_TURN_SECONDS,
     Settings,
 )
-from .storage import StoredSeat
-from .tables import DEFAULT_NAMES, MAX_NAME, SEATS, TableError
 
 MAX_REPLACE_AFTER_MS = 86_400_000
 MAX_END_ROUNDS = 10_000
@@ -142,7 +146,9 @@ class NewTable(_Body):
     )
     end: EndBody | None = None
     turn_seconds: Annotated[int, Field(ge=MIN_TURN_SECONDS, le=MAX_TURN_SECONDS)] | None = Field(
-        default=None, description="how long a person has for each move (null: no clock)"
+        default=None,
+        description="how long a person has for each move (null: no clock; left out: "
+        f"{DEFAULT_TURN_SECONDS} s where several people sit, else none)",
     )
     spectator_chat: bool = Field(default=False, description="spectators may talk too")
     hints: bool | None = Field(
@@ -150,6 +156,14 @@ class NewTable(_Body):
         description="a person in turn may ask for a hint (null: on when one person plays "
         "against computers, off when several people play)",
     )
+
+    def turn_seconds_or_default(self, people: int) -> int | None:
+        """The turn clock asked for; when none is named, :data:`DEFAULT_TURN_SECONDS` at a
+        table where people other than its creator sit (an idle friend must not hold the
+        others up), else none. ``"turn_seconds": null`` turns it off."""
+        if "turn_seconds" in self.model_fields_set:
+            return self.turn_seconds
+        return DEFAULT_TURN_SECONDS if people > 1 else None
 
     def settings(self) -> Settings:
         end = self.end
@@ -161,7 +175,7 @@ class NewTable(_Body):
             replace_after_ms=self.replace_after_ms,
             end_rounds=end.rounds if end else None,
             end_titles=end.titles if end else None,
-            turn_seconds=self.turn_seconds,
+            turn_seconds=self.turn_seconds_or_default(people),
             spectator_chat=self.spectator_chat,
             hints=self.hints if self.hints is not None else people == 1,
         )
@@ -186,13 +200,40 @@ class LeaveSeat(_Body):
     token: str
 
 
+def _named(body: NewTable) -> list[str | None]:
+    """The names the seats of ``body`` show as it names them (None: an open person's
+    seat, a computer player named by default)."""
+    named: list[str | None] = []
+    for s in body.seats:
+        level = (s.level or default_level()) if isinstance(s, ComputerSeat) else None
+        named.append(None if s.name is None else shown(s.kind, level, s.name))
+    return named
+
+
+def check_new_names(body: NewTable) -> None:
+    """``422 same_name`` when two seats ``body`` names show the same name (two persons,
+    or a computer player it names); :mod:`.names`."""
+    same = first_same(_named(body))
+    if same is not None:
+        first, second = same
+        name = body.seats[second].name
+        message = f"seat {second}: name {name!r} is seat {first}'s already: choose another"
+        raise TableError("same_name", message, 422)
+
+
 def new_table_seats(body: NewTable) -> list[StoredSeat]:
-    """The stored seats of a new table (names given, or the defaults); no token yet."""
+    """The stored seats of a new table (names given, or the defaults: a computer player
+    named by default takes a name no other seat shows, :mod:`.names`); no token yet."""
+    named = _named(body)
+    wanting = [
+        n for n, s in enumerate(body.seats) if isinstance(s, ComputerSeat) and s.name is None
+    ]
+    defaults = default_names(named, wanting)
     seats = []
     for n, s in enumerate(body.seats):
         if isinstance(s, ComputerSeat):
             level = s.level or default_level()
-            name = s.name if s.name is not None else check_name(f"{DEFAULT_NAMES[n]} ({level})")
+            name = s.name if s.name is not None else check_name(seat_name(defaults[n], level))
             seats.append(StoredSeat("computer", level, name, seed=secrets.randbits(63)))
         else:
             name = s.name if s.name is not None else f"Seat {n}"

@@ -1,27 +1,32 @@
 """Talk at the table: a few words or a quick phrase, from a seat (or a spectator, where
 the table allows it), heard by everyone at the table.
 
-:class:`Chat` checks what a connection says (its length, its phrase, who may talk,
-how fast) and words it as the message everyone gets; the hub stores it with the
-table, then sends it. Quick phrases are sent as their key and shown in each
-reader's own language by the browser.
+:class:`Chat` (one per table) checks what a connection says (its length, its phrase,
+who may talk, how fast) and words it as the message everyone gets; the table stores
+it, then sends it (:meth:`~domeng.server.tables.Table.say`). Quick phrases are sent as
+their key and shown in each reader's own language by the browser.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
+from typing import TYPE_CHECKING
+
+from domeng.storage import StoredChat
 
 from .clock import Clock
 from .connection import Connection
+from .errors import TableError
 from .messages import Chat as ChatMessage
-from .storage import StoredChat
-from .tables import Table, TableError
+
+if TYPE_CHECKING:
+    from .tables import Table
 
 MAX_TEXT = 200
 """The longest message, in characters."""
 RATE = (5, 10.0)
-"""At most 5 messages in 10 seconds from one connection."""
+"""At most 5 messages in 10 seconds from one seat (whichever of its connections says
+them), or from the spectators of one client address."""
 PHRASES = (
     "hello",
     "good_luck",
@@ -42,13 +47,13 @@ SPECTATOR = "Spectator"
 
 
 class Chat:
-    """What is said at every table, checked; see the module docstring."""
+    """What is said at one table, checked; see the module docstring."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self._said: weakref.WeakKeyDictionary[Connection, deque[float]] = (
-            weakref.WeakKeyDictionary()
-        )
+        self._said: dict[object, deque[float]] = {}
+        """Per seat (or spectators' address): when its last messages were said. A share
+        per connection let a seat with N connections talk N times as fast."""
 
     def check(self, t: Table, c: Connection, msg: ChatMessage) -> StoredChat:
         """What ``c`` says, as it is kept; refuses what it may not say."""
@@ -66,7 +71,8 @@ class Chat:
                 "bad_field", f"unknown phrase {phrase!r} (known: {', '.join(PHRASES)})"
             )
         now = self.clock.now()
-        said = self._said.setdefault(c, deque())
+        who: object = c.seat if c.seat is not None else ("spectators", c.address or id(c))
+        said = self._said.setdefault(who, deque())
         count, seconds = RATE
         while said and said[0] <= now - seconds:
             said.popleft()

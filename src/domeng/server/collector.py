@@ -24,7 +24,9 @@ benchmarks/server.py).
 
 from __future__ import annotations
 
+import contextlib
 import gc
+from collections.abc import Iterator
 
 YOUNG = 10_000
 """New objects still alive between two looks for cycles among the young."""
@@ -36,3 +38,18 @@ def settle() -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(YOUNG, middle, old)
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """No look for cycles while the block runs: for a burst of objects made to be kept
+    (a batch of tables read at a start, :mod:`.registry`), which the collector would
+    otherwise go through again and again as they pile up (at 1,000 tables read, 0.63 s
+    without looks against 1.67 s with them)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

@@ -1,14 +1,17 @@
-"""One WebSocket at a table, as the hub sees it: its seat and its outbox."""
+"""One WebSocket at a table, as the table sees it: its seat and its outbox."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import orjson
 
-from .documents import Json
+from .documents import Error, ServiceMessage
 from .frames import Framed
+
+if TYPE_CHECKING:
+    from .limits import Place
 
 QUEUE_LIMIT = 512
 """Messages waiting for a slow connection before it is closed."""
@@ -29,7 +32,7 @@ class FrameSink(Protocol):
         ...
 
 
-def encode(message: Json) -> str:
+def encode(message: ServiceMessage) -> str:
     """A message as the JSON text sent: compact, with orjson (an update is the most
     of the service's work, and orjson encodes one about ten times as fast as the
     standard library). Seat numbers as keys become strings, as in JSON."""
@@ -47,7 +50,9 @@ class Connection:
     :data:`QUEUE_LIMIT` messages or :data:`QUEUE_BYTES` characters behind is closed.
     """
 
-    def __init__(self, sink: FrameSink | None = None) -> None:
+    def __init__(self, sink: FrameSink | None = None, *, address: str = "") -> None:
+        self.address = address
+        """The client's address (the fair shares of work under way are counted by it)."""
         self.seat: int | None = None
         self.hello = False
         self.outbox: asyncio.Queue[Framed | None] = asyncio.Queue()
@@ -59,8 +64,12 @@ class Connection:
         self.busy = False
         """The writer holds a message it has not finished writing."""
         self.sink = sink
+        self.place: Place | None = None
+        """Its place among the service's WebSockets (limits.Connections), once counted."""
+        self.member: str | None = None
+        """In a club: the signed-in member this connection is (club/gate.py)."""
 
-    def send(self, message: Json) -> None:
+    def send(self, message: ServiceMessage) -> None:
         self.send_framed(Framed(encode(message)))
 
     def send_framed(self, framed: Framed) -> None:
@@ -75,8 +84,13 @@ class Connection:
         if self.outbox.qsize() >= QUEUE_LIMIT or self.queued + len(framed.text) > QUEUE_BYTES:
             # It sends faster than it reads its answers: say why, then close.
             words = f"this connection fell {QUEUE_LIMIT} messages behind and is closed"
-            error = {"type": "error", "code": "too_far_behind", "message": words}
-            self._put(Framed(encode({**error, "reply_to": None})))
+            error: Error = {
+                "type": "error",
+                "code": "too_far_behind",
+                "message": words,
+                "reply_to": None,
+            }
+            self._put(Framed(encode(error)))
             self.close_code = 1008
             self.close()
             return

@@ -2,11 +2,12 @@
 round's summary, the replay, every WebSocket message to a client, and the players'
 answers (profiles, a player's page, the leaderboard).
 
-They are plain dicts at run time (built by :mod:`.wire`, :mod:`.tables`,
-:mod:`.profiles` and :mod:`.history`), so
-nothing is converted on the way out. Their shapes are the protocol's
-(docs/protocol.md): :mod:`.schema` publishes them as JSON Schema, and the tests
-check every message a played game sends against them.
+They are plain dicts at run time (built by :mod:`.wire`, :mod:`.showing`,
+:mod:`.tables`, :mod:`.sharedview`, :mod:`.app`, :mod:`.profiles` and :mod:`.history`),
+so nothing is converted on the way out. Every builder is typed with the document it
+builds, so ``mypy --strict`` checks each key and value it writes. Their shapes are the
+protocol's (docs/protocol.md): :mod:`.schema` publishes them as JSON Schema, and the
+tests check every message a played game sends against them.
 """
 
 from __future__ import annotations
@@ -16,17 +17,22 @@ from typing import Any, Literal, NotRequired
 from typing_extensions import TypedDict
 
 Json = dict[str, Any]
-"""A JSON object as Python builds it, where its shape is not spelt out (see below)."""
+"""A JSON object whose shape is not spelt out: what a client sent, before it is read, and
+what the storage keeps."""
 
 Tile = str
 """A tile written ``"a-b"``, the higher number first."""
 EndWord = Literal["left", "right"]
 Reason = Literal["PASS", "PASSEBUNGE", "FIRST CAPPU", "CEKI", "POLLO", "MANGUNO", "MATTIKKENG"]
+SeatKind = Literal["person", "computer"]
+TableStatus = Literal["waiting", "playing", "between", "finished"]
+Ended = Literal["end", "host", "idle"]
+"""Why a game ended: its end was reached, the host ended it, nobody played for a month."""
 
 
 class SeatDoc(TypedDict):
     seat: int
-    kind: Literal["person", "computer"]
+    kind: SeatKind
     level: str | None
     name: str
     taken: bool
@@ -41,11 +47,25 @@ class SeatDoc(TypedDict):
     ready: bool | None
     hints: int
     """How many hints the seat's person asked the coach for."""
+    away: AwayDoc | None
+    """Its person has no connection during a round: when the stand-in takes the seat
+    over (None when they are here, or nothing would take over)."""
+
+
+class AwayDoc(TypedDict):
+    """The away rule's countdown for one seat (:func:`~domeng.server.waits.away_json`)."""
+
+    deadline: float
+    """When the stand-in plays for the seat, as a Unix time in seconds."""
+    seconds: int
+    """The rule's whole length (``replace_after_ms``; a client's clock keeps within it)."""
 
 
 class VariantsDoc(TypedDict):
     opening: Literal["double", "free"]
     block_passes: Literal["penalized", "free"]
+    rounds: NotRequired[Literal["carried", "fresh"]]
+    """Only at a duplicate tournament's table: ``fresh``, each round a fresh game's first."""
 
 
 class EndDoc(TypedDict, total=False):
@@ -53,10 +73,30 @@ class EndDoc(TypedDict, total=False):
     titles: int
 
 
-class LinksDoc(TypedDict):
+class SettingsDoc(TypedDict):
+    """What a table was created with, as its :class:`TableDoc` shows it."""
+
+    variants: VariantsDoc
+    pace_ms: int
+    stand_in: str | None
+    replace_after_ms: int | None
+    end: EndDoc | None
+    turn_seconds: int | None
+    spectator_chat: bool
+    hints: bool
+
+
+class OwnLinksDoc(TypedDict):
+    """A table's own addresses."""
+
     self: str
     record: str
     websocket: str
+    tournament: NotRequired[str]
+    """A tournament's table only: the tournament's page (``/#/tournament/{id}``)."""
+
+
+class LinksDoc(OwnLinksDoc):
     join: list[str]
 
 
@@ -66,6 +106,19 @@ class ClockDoc(TypedDict):
     """The time the person in turn had left when the message was made."""
     deadline: float
     """The same, as a Unix time in seconds."""
+
+
+class WaitDoc(TypedDict):
+    """What a table waits for between moves (:mod:`~domeng.server.waits`)."""
+
+    kind: Literal["ready", "seats"]
+    """``ready``: the people's ready for the next round; ``seats``: seats nobody took."""
+    seats: list[int]
+    """Whom it waits for: the seats not ready, or the seats not taken."""
+    deadline: float
+    """When it goes on without them, as a Unix time in seconds."""
+    seconds: int
+    """The wait's whole length (a client whose clock is off keeps within it)."""
 
 
 class StandingDoc(TypedDict):
@@ -86,8 +139,8 @@ class TableDoc(TypedDict):
 
     id: str
     created: float
-    status: Literal["waiting", "playing", "between", "finished"]
-    ended: Literal["end", "host", "idle"] | None
+    status: TableStatus
+    ended: Ended | None
     state: int
     round: int
     turn: int | None
@@ -98,6 +151,8 @@ class TableDoc(TypedDict):
     camat: int | None
     titles: list[int]
     clock: ClockDoc | None
+    waiting_for: WaitDoc | None
+    """What the table waits for, and until when (null: nothing)."""
     standings: list[StandingDoc]
     variants: VariantsDoc
     pace_ms: int
@@ -132,6 +187,12 @@ class HostAnswerDoc(TypedDict):
 
     table: TableDoc
     invites: NotRequired[dict[str, str]]
+
+
+class TableAnswerDoc(TypedDict):
+    """The answer to a seat left: the table as it is now."""
+
+    table: TableDoc
 
 
 class TakenSeatDoc(TypedDict):
@@ -239,15 +300,14 @@ class SummaryDoc(_Ending):
     titles: list[int]
 
 
-class ViewDoc(TypedDict):
-    """What one seat (``seat``: null for a spectator) may know of the round."""
+class SharedViewDoc(TypedDict):
+    """What every seat's view of the round shows alike (a :class:`ViewDoc` but for the
+    seat, its hand and its legal moves)."""
 
-    seat: int | None
     round: int
     starter: int
     opening_tile: Tile | None
     turn: int | None
-    hand: list[Tile] | None
     hand_counts: list[int]
     ends: list[int] | None
     line: list[list[int]]
@@ -259,9 +319,17 @@ class ViewDoc(TypedDict):
     table: int
     camat: int | None
     titles: list[int]
-    legal_moves: list[MoveDoc]
     summary: SummaryDoc | None
     events: NotRequired[list[EventDoc]]
+    """The round's events, where a message carries them."""
+
+
+class ViewDoc(SharedViewDoc):
+    """What one seat (``seat``: null for a spectator) may know of the round."""
+
+    seat: int | None
+    hand: list[Tile] | None
+    legal_moves: list[MoveDoc]
 
 
 # -- the replay ----------------------------------------------------------------------
@@ -398,14 +466,9 @@ class ReasonDoc(TypedDict):
     stones: NotRequired[float]
 
 
-class Hint(TypedDict):
-    """The coach's answer to ``{"type": "hint"}``, to the asking connection alone."""
+class CoachSaysDoc(TypedDict):
+    """What the coach says of a position: a :class:`Hint`'s judgement."""
 
-    type: Literal["hint"]
-    reply_to: str | int | None
-    state: int
-    """The state the hint was worked out in (a later one makes it stale)."""
-    seat: int
     moves: list[ValuedMoveDoc]
     """Every legal move, best first."""
     best: ValuedMoveDoc
@@ -413,6 +476,18 @@ class Hint(TypedDict):
     numbers: list[list[float]]
     """The coach's beliefs: per seat, the chance that it holds a tile with each number
     0-6."""
+    level: str
+    """The level the coach judged at (the service's ``--coach-level``)."""
+
+
+class Hint(CoachSaysDoc):
+    """The coach's answer to ``{"type": "hint"}``, to the asking connection alone."""
+
+    type: Literal["hint"]
+    reply_to: str | int | None
+    state: int
+    """The state the hint was worked out in (a later one makes it stale)."""
+    seat: int
     hints: int
     """How many hints this seat has asked for, this one included."""
 
@@ -434,11 +509,28 @@ class DecisionDoc(TypedDict):
     best: MoveDoc
     moves: list[ValuedMoveDoc]
     loss: float
-    mark: Literal["mistake", "blunder"] | None
+    loss_error: float
+    """The standard error of ``loss`` (paired: both moves judged in the same guesses)."""
+    mark: Literal["mistake", "blunder", "close"] | None
+    """Judged on ``loss`` less twice ``loss_error`` (mistake from 0.25, blunder from 0.75)
+    and confirmed by a second judgement with other guesses; a loss of 0.25 or more not
+    clear of the threshold by that margin, or not confirmed, is ``close``."""
     reasons: list[ReasonDoc]
     stand_in: bool
     numbers: list[list[float]]
     hindsight: HindsightDoc
+
+
+class LuckSkillDoc(TypedDict):
+    """Luck and skill apart (:func:`domeng.bots.review.luck_and_skill`)."""
+
+    received: float
+    """The stones the seat received in the round."""
+    decisions: float
+    """Of them, what its decisions cost (the sum of its losses)."""
+    deal: float
+    """The rest, what the deal brought (about what the coach's best play would still
+    have received)."""
 
 
 class ReviewDoc(TypedDict):
@@ -447,13 +539,32 @@ class ReviewDoc(TypedDict):
     seat: int
     decisions: list[DecisionDoc]
     total_loss: float
+    luck_skill: LuckSkillDoc
     round: int
     players: list[str]
     level: str
 
 
+class ChatHidden(TypedDict):
+    """A club's admin hid the message said at ``at`` (docs/protocol.md, "A club")."""
+
+    type: Literal["chat_hidden"]
+    at: float
+
+
 ServiceMessage = (
-    Welcome | State | Update | Seats | Ok | Left | Pong | Error | ChatDoc | Again | Hint
+    Welcome
+    | State
+    | Update
+    | Seats
+    | Ok
+    | Left
+    | Pong
+    | Error
+    | ChatDoc
+    | Again
+    | Hint
+    | ChatHidden
 )
 
 
@@ -467,6 +578,24 @@ class HttpError(TypedDict):
     """Every HTTP refusal: a 4xx or 5xx status with this body."""
 
     error: ErrorBody
+
+
+class VariantChoicesDoc(TypedDict):
+    opening: list[str]
+    block_passes: list[str]
+
+
+class ServiceInfoDoc(TypedDict):
+    """``GET /api``: the service, its computer players and limits (not in the schema:
+    no client sends it, the start page reads it)."""
+
+    name: str
+    version: str
+    levels: list[str]
+    default_level: str
+    variants: VariantChoicesDoc
+    max_message: int
+    addresses: list[str]
 
 
 # -- the players' answers (docs/protocol.md, "Players"; built by .profiles and .history)
@@ -500,9 +629,11 @@ class PickedProfileDoc(ProfileDoc):
 
 
 class ProfilesDoc(TypedDict):
-    """``GET /api/profiles``: people first, then the computer levels."""
+    """``GET /api/profiles``: a page of the profiles, people first, then the computer
+    levels; ``next`` is the cursor of the page after (None on the last)."""
 
     profiles: list[ProfileDoc]
+    next: str | None
 
 
 class FiguresDoc(TypedDict):

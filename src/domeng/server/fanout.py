@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from .clock import Clock, Timer
 from .connection import Connection, encode
-from .documents import Json
+from .documents import EventDoc, Update
 from .frames import Framed
 
 BATCH = 0.1
@@ -31,8 +31,8 @@ BATCH = 0.1
 class Batch:
     """What a table's spectators have not been sent yet."""
 
-    events: list[Json] = field(default_factory=list)
-    message: Json | None = None
+    events: list[EventDoc] = field(default_factory=list)
+    message: Update | None = None
     """The update they would be sent now (its events aside)."""
     sent_at: float = -math.inf
     timer: Timer | None = None
@@ -45,7 +45,7 @@ class Fanout:
         self.clock = clock
         self._batches: dict[str, Batch] = {}
 
-    def update(self, table_id: str, spectators: list[Connection], message: Json) -> None:
+    def update(self, table_id: str, spectators: list[Connection], message: Update) -> None:
         """An update for the spectators (``message`` with its new ``events``)."""
         b = self._batches.setdefault(table_id, Batch())
         b.events.extend(message["events"])

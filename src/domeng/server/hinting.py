@@ -5,58 +5,81 @@ answered by a ``hint`` message to that connection alone: every legal move with t
 coach's value (:func:`domeng.bots.coach.judge_position`, at :data:`HINT_LEVEL`, from
 the seat's view only), the best move, the reasons (:func:`domeng.bots.reasons.reasons`)
 and the coach's beliefs about the numbers the others hold. The coach thinks in the
-computer players' process pool, off the event loop, as a computer's move does, so a
-hint never holds up another table; each connection's share of hints is limited
+coach's own worker processes, off the event loop, so a hint never holds up another
+table nor a computer player's move; each connection's share of hints is limited
 (:data:`domeng.server.limits.MESSAGE_SHARES`). Each hint answered is counted for the
 seat (stored, shown in the table's seats and the final standings).
 
 Refusals: ``hints_off`` (the table's ``hints`` setting is off), ``not_seated`` (a
-spectator), ``not_your_turn`` (another seat is in turn, or no round is being played).
+spectator), ``not_your_turn`` (another seat is in turn, or no round is being played),
+``busy`` (the coach is still thinking about this seat's last hint, asked from any of
+its connections, or the client's address has :data:`~domeng.server.work.IN_FLIGHT`
+hints under way). The coach has workers of its own (:mod:`.work`).
 """
 
 from __future__ import annotations
 
-import dataclasses
+from typing import TYPE_CHECKING, cast
 
-from domeng.bots.coach import MoveValue, judge_position
+from domeng.bots.coach import COACH_LEVEL, MoveValue, judge_position
 from domeng.bots.expert import LEVELS
 from domeng.bots.reasons import reasons
 from domeng.engine import SeatView
 
-from .documents import Json
-from .hubbase import HubBase, log
-from .messages import Hint
-from .tables import Connection, Table, TableError
+from .connection import Connection
+from .documents import CoachSaysDoc, ReasonDoc, ValuedMoveDoc
+from .errors import TableError
+from .players import BotRunner
+from .work import BUSY_RETRY, InFlight
 
-HINT_LEVEL = "expert"
-"""How long the coach thinks for a hint (about half a second of a worker's time)."""
+if TYPE_CHECKING:
+    from .tables import Table
+
+HINT_LEVEL = COACH_LEVEL
+"""How long the coach thinks for a hint (about half a second of a worker's time): the
+level of the round's review too, so that both give the same values."""
 
 
-def _valued(mv: MoveValue) -> Json:
+def _valued(mv: MoveValue) -> ValuedMoveDoc:
     return {
         "tile": mv.tile,
-        "end": mv.end,
+        "end": mv.move.end.word,
         "value": round(mv.value, 3),
         "error": round(mv.error, 3),
     }
 
 
-def hint_body(seed: int, v: SeatView) -> Json:
-    """What the coach says from view ``v`` (runs in a worker process): the ``hint``
-    message's moves, best move, reasons and beliefs."""
-    j = judge_position(v, LEVELS[HINT_LEVEL], seed)
+def hint_body(seed: int, v: SeatView, level: str = HINT_LEVEL) -> CoachSaysDoc:
+    """What the coach says from view ``v`` at ``level`` (runs in a worker process): the
+    ``hint`` message's moves, best move, reasons and beliefs. The judgement is seeded from
+    the view alone (``seed`` no longer enters it), so the review of this decision at the
+    same level gives the same values."""
+    j = judge_position(v, LEVELS[level])
     return {
         "moves": [_valued(mv) for mv in j.moves],
         "best": _valued(j.best),
-        "reasons": [w.to_json() for w in reasons(v, j)],
+        "reasons": [cast(ReasonDoc, w.to_json()) for w in reasons(v, j)],  # bots': untyped
         "numbers": [[round(p, 3) for p in row] for row in j.beliefs.numbers],
+        "level": level,
     }
 
 
-class Hinting(HubBase):
-    """The hub's part that answers hints; see the module docstring."""
+class Hints:
+    """One table's hints: which of its seats the coach is thinking for (one hint at a
+    time per seat), and the refusals; the table stores each hint's count and answers
+    (:meth:`~domeng.server.tables.Table.hint`)."""
 
-    async def hint(self, t: Table, c: Connection, msg: Hint) -> None:
+    def __init__(self, t: Table, runner: BotRunner, in_flight: InFlight) -> None:
+        self.t = t
+        self.runner = runner
+        self.in_flight = in_flight
+        self.thinking: set[int] = set()
+        """The seats whose hint the coach is thinking about: one at a time."""
+
+    async def think(self, c: Connection) -> tuple[int, int, CoachSaysDoc]:
+        """What the coach says for ``c``'s seat: the seat, the state it was asked at,
+        and the hint's body; refuses a hint ``c`` may not have now."""
+        t = self.t
         if c.seat is None:
             raise TableError("not_seated", "a spectator has no seat to ask a hint for")
         seat = c.seat
@@ -66,26 +89,17 @@ class Hinting(HubBase):
             raise TableError("not_your_turn", "no round is being played")
         if t.game.turn != seat or t.waiting(seat):
             raise TableError("not_your_turn", f"it is seat {t.game.turn}'s turn, not yours")
+        if seat in self.thinking:
+            message = "the coach is still thinking about this seat's hint: wait for it"
+            raise TableError("busy", message, 429, retry_after=BUSY_RETRY)
         state = t.state
         v = t.game.view(seat)
         seed = hash((t.seats[seat].stored.seed, state, "hint")) & (2**63 - 1)
-        body = await self.runner.think(hint_body, seed, v)  # off the event loop
-        async with t.lock:
-            s = t.seats[seat]
-            counted = dataclasses.replace(s.stored, hints=s.stored.hints + 1)
+        with self.in_flight.hold(c.address, "hint"):  # refuses one too many from there
+            self.thinking.add(seat)
             try:
-                await self.store.save_seat(t.id, seat, counted)
-                s.stored = counted
-            except Exception:  # the hint is still given; only its count is not kept
-                log.exception("could not store a hint's count at table %s", t.id)
-            c.send(
-                {
-                    "type": "hint",
-                    "reply_to": msg.id,
-                    "state": state,
-                    "seat": seat,
-                    **body,
-                    "hints": s.stored.hints,
-                }
-            )
-            self._seats_changed(t)
+                level = t.services.coach_level
+                body = await self.runner.think(hint_body, seed, v, level)  # off the loop
+            finally:
+                self.thinking.discard(seat)
+        return seat, state, body

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+
+from domeng.history.pending import record_pending
+from domeng.storage import PlayedGame, SeriesPoint, Storage, StoredProfile
+from domeng.storage.writer import StorageWriter
 
 from .documents import (
     FiguresDoc,
@@ -27,11 +32,10 @@ from .documents import (
     SeriesDoc,
     TableStonesDoc,
 )
-from .hubbase import log
+from .errors import TableError
 from .profiles import Guard, profile_json, profile_kind
-from .storage import PlayedGame, SeriesPoint, Storage, StoredProfile
-from .storage.writer import StorageWriter
-from .tables import TableError
+
+log = logging.getLogger("domeng.server")
 
 LEADERBOARD_GAMES = 5
 """The games a player needs to be on the leaderboard."""
@@ -134,9 +138,15 @@ def player_page(s: Storage, pid: str) -> PlayerPageDoc | None:
 
 
 def leaderboard(s: Storage) -> list[LeaderboardRowDoc]:
-    """The players with at least :data:`LEADERBOARD_GAMES` games, highest rating first."""
+    """The players with at least :data:`LEADERBOARD_GAMES` games and every computer level
+    (from a fresh install on: its rating is calibrated before it plays), highest rating
+    first."""
+    shown = s.leaderboard(LEADERBOARD_GAMES)
+    ids = {p.id for p in shown}
+    levels = [p for p in s.profiles() if profile_kind(p.kind) == "computer" and p.id not in ids]
+    ranked = sorted([*shown, *levels], key=lambda p: (-p.figures.mu, p.id))
     out: list[LeaderboardRowDoc] = []
-    for place, p in enumerate(s.leaderboard(LEADERBOARD_GAMES), 1):
+    for place, p in enumerate(ranked, 1):
         out.append({"place": place, **profile_json(p), "figures": figures_json(p)})
     return out
 
@@ -161,8 +171,6 @@ def leaderboard_csv(rows: list[LeaderboardRowDoc]) -> str:
 async def record_notes(store: StorageWriter, pending: Path | None) -> None:
     """Record the terminal's games noted in ``pending`` (None: none are looked for)."""
     if pending is not None and any(pending.glob("terminal-*.json")):
-        from domeng.history.pending import record_pending  # it needs the storage package
-
         try:
             await store.call(record_pending, pending)
         except Exception:

@@ -3,7 +3,8 @@ new person, the end of the game, the same players again, a finished table remove
 
 Whoever creates a table gets the host's token. ``POST /api/tables/{id}/host`` with
 that token and an ``action`` (:class:`HostAction`) comes here; every change goes
-through the hub's own steps (stored first, under the table's lock).
+through the table's own steps (stored first, under the table's lock); ``again`` and
+``remove`` go through the registry, which makes and forgets tables.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
+
+from domeng.engine.seatname import name_key, seat_name
 
 from .bodies import (
     ComputerSeat,
@@ -22,21 +25,27 @@ from .bodies import (
     VariantsBody,
     _Body,
 )
-from .documents import Json
+from .documents import HostAnswerDoc, NewTableDoc
+from .errors import TableError
+from .names import default_names, shown, shown_name
 from .players import default_level
 from .profiles import token_of
 from .refusals import Rule, Wording
-from .tables import DEFAULT_NAMES, Table, TableError, invite_code
+from .seats import invite_code
+from .waits import SEAT_SECONDS
 
 if TYPE_CHECKING:
-    from .hub import Created, Hub
+    from .registry import Created, Registry
+    from .tables import Table
 
 
 class HostAction(_Body):
     """``POST /api/tables/{id}/host``."""
 
     token: str = Field(description="the host's token")
-    action: Literal["invites", "replace", "invite", "end", "again", "remove"]
+    action: Literal[
+        "invites", "replace", "invite", "end", "again", "remove", "start", "wait", "next_round"
+    ]
     seat: int | None = Field(default=None, description="the seat, for replace and invite")
     level: Level | None = Field(default=None, description="the computer player, for replace")
 
@@ -45,7 +54,10 @@ HOST_WORDS = Wording(
     status=422,
     rules={
         "token": Rule("missing_token", "must be a text"),
-        "action": Rule("bad_body", "must be invites, replace, invite, end, again or remove"),
+        "action": Rule(
+            "bad_body",
+            "must be invites, replace, invite, end, again, remove, start, wait or next_round",
+        ),
         "seat": Rule("bad_body", "must be a seat number"),
         "level": Rule("bad_level", "must name one of GET /api's levels"),
     },
@@ -58,7 +70,7 @@ HOST_WORDS = Wording(
 )
 
 
-async def act(hub: Hub, t: Table, body: HostAction) -> Json:
+async def act(hub: Registry, t: Table, body: HostAction) -> HostAnswerDoc | NewTableDoc:
     """Do the host's ``action`` at ``t``; answers what the action says (docs/protocol.md)."""
     if not t.is_host(body.token):
         raise TableError("not_host", "that is not the host's token of this table", 403)
@@ -76,24 +88,28 @@ async def act(hub: Hub, t: Table, body: HostAction) -> Json:
     if body.action == "end":
         if t.finished:
             raise TableError("game_over", "this game is over", 409)
-        await hub.end_table(t, "host")
+        await t.end("host")
         return {"table": t.public_json()}
     if t.finished:
         raise TableError("game_over", "this game is over", 409)
+    if body.action in ("start", "wait", "next_round"):
+        await _go_on(t, body.action)
+        return {"table": t.public_json()}
     if body.seat is None:
         raise TableError("bad_body", f"{body.action} needs a 'seat'", 422)
     seat = body.seat
-    s = hub.seat(t, seat)
+    s = t.seat(seat)
     async with t.lock:
         if body.action == "replace":
             if s.stored.kind != "person":
                 raise TableError("computer_seat", f"seat {seat} is a computer player's", 409)
             level = body.level or default_level()
+            names = [shown_name(x.stored) for x in t.seats]  # the seat's own is not counted
             new = dataclasses.replace(
                 s.stored,
                 kind="computer",
                 level=level,
-                name=f"{DEFAULT_NAMES[seat]} ({level})",
+                name=seat_name(default_names(names, [seat])[seat], level),
                 token_hash=None,
                 invite=None,
                 open=False,
@@ -114,28 +130,56 @@ async def act(hub: Hub, t: Table, body: HostAction) -> Json:
                 ready=0,
                 profile=None,
             )
-        await hub.change_seat(t, seat, new)
-    await hub.first_deal(t)
-    answer: Json = {"table": t.public_json()}
+        await t.change_seat(seat, new)
+    await t.first_deal()
+    answer: HostAnswerDoc = {"table": t.public_json()}
     if body.action == "invite":
         answer["invites"] = _links(t)
     return answer
+
+
+async def _go_on(t: Table, action: str) -> None:
+    """The host does not wait for the table's wait to be over (:mod:`.waits`): ``start``
+    deals now with a computer in each seat nobody took, ``wait`` gives those seats
+    their whole time again, ``next_round`` starts it without whoever is not ready."""
+    kind = t.wait.kind if t.wait is not None else None
+    wanted = "ready" if action == "next_round" else "seats"
+    if kind != wanted:
+        what = "the people's ready" if wanted == "ready" else "a seat nobody took"
+        raise TableError("not_waiting", f"the table is not waiting for {what}", 409)
+    if action == "wait":
+        t.waits.longer(t, SEAT_SECONDS)
+        t.broadcast(events=[], kind="seats")
+        return
+    t.waits.stop(t)
+    if action == "start":
+        t.start_anyway = True
+        t.advance()
+        await t.first_deal()
+    else:
+        await t.go_on_without()
 
 
 def _links(t: Table) -> dict[str, str]:
     return {str(n): link for n, link in t.invites().items()}
 
 
-async def again(hub: Hub, t: Table) -> Created:
+async def again(hub: Registry, t: Table) -> Created:
     """A new table with ``t``'s seats and settings. Every person connected at ``t`` is sent
     a token for the same seat at the new one; the others' seats are invited anew."""
     connected = {c.seat for c in t.seated if c.seat is not None}
     settings = t.settings
+    people = {
+        name_key(t.seats[n].stored.name) for n in connected if t.seats[n].stored.kind == "person"
+    }
     seats: list[PersonSeat | ComputerSeat] = []
     for n, s in enumerate(t.seats):
         st = s.stored
         if st.kind == "computer":
-            seats.append(ComputerSeat(kind="computer", level=st.level, name=st.name))
+            # named like a person (a table made before names were kept apart): renamed
+            same = name_key(shown(st.kind, st.level, st.name)) in people
+            name = None if same else st.name
+            seats.append(ComputerSeat(kind="computer", level=st.level, name=name))
         elif n in connected:  # under the same profile, if any
             profile = await token_of(hub.store, st.profile) if st.profile else None
             seats.append(PersonSeat(kind="person", name=st.name, profile=profile))

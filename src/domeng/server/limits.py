@@ -5,7 +5,7 @@ A bucket holds up to ``burst`` tokens and gains ``rate`` a second; each message
 takes one. An empty bucket refuses with ``rate_limited`` and says when to try
 again (over HTTP a ``429`` with ``Retry-After``). The shares are far above what a
 person playing needs — a hot-seat screen's five seats each have their own
-connection — so only a flood meets them. Time is the hub's clock, so the limits
+connection — so only a flood meets them. Time is the service's clock, so the limits
 are tested to the millisecond without sleeping.
 """
 
@@ -15,10 +15,11 @@ import ipaddress
 import math
 import weakref
 from dataclasses import dataclass
+from typing import Literal
 
 from .clock import Clock
 from .connection import Connection
-from .tables import TableError
+from .errors import TableError
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,7 @@ ADDRESS_SHARES: dict[str, Share] = {
     "seat": Share(30, 1.0),
     "host": Share(30, 1.0),
     "replay": Share(5, 0.2),
+    "table_replay": Share(30, 1.0),  # a table's replay, a round at a time as it is watched
     "review": Share(10, 0.2),  # the coach's review of a round: seconds of the worker's time
 }
 """Per client address, per kind of change over HTTP."""
@@ -127,36 +129,127 @@ PER_ADDRESS = 50
 """WebSockets open at once from one client address (this computer's own are not counted)."""
 IN_ALL = 4000
 """WebSockets open at once in all (the service raises its open-files limit above it)."""
+SPECTATORS_IN_ALL = 3000
+"""Spectators' WebSockets at once in all: the other 1,000 places are kept for the seated,
+so that a seat's connection always finds one however many watch."""
+SPECTATORS_PER_ADDRESS = 20
+"""Spectators' WebSockets at once from one client address, this computer's own counted
+(every loopback address as one)."""
+GREETING_PER_ADDRESS = 20
+"""WebSockets from one client address that have not said hello yet (this computer's own
+counted as one address): they hold a place for at most the hello's few seconds."""
+
+Kind = Literal["greeting", "seated", "watching"]
+
+
+@dataclass(slots=True)
+class Place:
+    """One WebSocket's place: the address it is counted under and what it is, a
+    connection that has not said hello yet (``greeting``), a seat's or a spectator's."""
+
+    address: str
+    key: str
+    """The address it is counted under for its kind (every loopback address is one)."""
+    kind: Kind = "greeting"
 
 
 class Connections:
-    """How many WebSockets each client address has open, and the service in all."""
+    """The WebSockets' places: how many each client address has open, and the service in
+    all; the spectators' share of them, and the places kept for the seated.
 
-    def __init__(self, per_address: int = PER_ADDRESS, in_all: int = IN_ALL) -> None:
+    A new connection is ``greeting`` until its hello says what it is: a seat's
+    (:meth:`seat`) or a spectator's (:meth:`watch`, refused when the spectators' share,
+    in all or of its address, is full). Spectators never hold more than
+    :data:`SPECTATORS_IN_ALL` places, nor those still greeting more than
+    :data:`GREETING_PER_ADDRESS` per address, so one process, even on this computer,
+    cannot take the places of the seated.
+    """
+
+    def __init__(
+        self,
+        per_address: int = PER_ADDRESS,
+        in_all: int = IN_ALL,
+        *,
+        spectators_in_all: int = SPECTATORS_IN_ALL,
+        spectators_per_address: int = SPECTATORS_PER_ADDRESS,
+        greeting_per_address: int = GREETING_PER_ADDRESS,
+    ) -> None:
         self.per_address = per_address
         self.in_all = in_all
+        self.spectators_in_all = spectators_in_all
+        self.spectators_per_address = spectators_per_address
+        self.greeting_per_address = greeting_per_address
         self._open: dict[str, int] = {}
+        """Every address's connections (whatever their kind)."""
+        self._kinds: dict[tuple[str, Kind], int] = {}
+        """Each address key's connections of a kind."""
         self.total = 0
+        self.spectators = 0
 
-    def open(self, address: str) -> None:
-        """Count a new connection from ``address``; refuses one too many."""
+    def open(self, address: str) -> Place:
+        """Count a new connection from ``address`` (greeting); refuses one too many."""
         mine = self._open.get(address, 0)
+        key = "loopback" if _loopback(address) else address
         if self.total >= self.in_all:
             message = f"the service has {self.in_all} connections open: try again later"
             raise TableError("too_many_connections", message, 503, retry_after=5.0)
         if mine >= self.per_address and not _loopback(address):
             message = f"{self.per_address} connections are open from {address} already"
             raise TableError("too_many_connections", message, 429, retry_after=5.0)
+        if self._kinds.get((key, "greeting"), 0) >= self.greeting_per_address:
+            message = f"{self.greeting_per_address} connections from {address} have not said hello"
+            raise TableError("too_many_connections", message, 429, retry_after=5.0)
         self._open[address] = mine + 1
         self.total += 1
+        place = Place(address, key)
+        self._count(place, 1)
+        return place
 
-    def closed(self, address: str) -> None:
-        left = self._open.get(address, 0) - 1
+    def seat(self, place: Place) -> None:
+        """A greeting connection said hello with a seat's token: a seated one."""
+        if place.kind == "greeting":
+            self._count(place, -1)
+            place.kind = "seated"
+            self._count(place, 1)
+
+    def watch(self, place: Place) -> None:
+        """A greeting connection says hello to watch: a spectator's place, or
+        ``too_many_spectators`` when their share is full (in all: 503; from this
+        address: 429)."""
+        if place.kind != "greeting":
+            return
+        if self.spectators >= self.spectators_in_all:
+            message = f"{self.spectators_in_all} spectators are watching: try again later"
+            raise TableError("too_many_spectators", message, 503, retry_after=5.0)
+        if self._kinds.get((place.key, "watching"), 0) >= self.spectators_per_address:
+            message = f"{self.spectators_per_address} spectators watch from {place.address}"
+            raise TableError("too_many_spectators", message, 429, retry_after=5.0)
+        self._count(place, -1)
+        place.kind = "watching"
+        self._count(place, 1)
+
+    def held(self, kind: Kind) -> int:
+        """How many places of ``kind`` are held now."""
+        return sum(n for (_, k), n in self._kinds.items() if k == kind)
+
+    def closed(self, place: Place) -> None:
+        left = self._open.get(place.address, 0) - 1
         if left > 0:
-            self._open[address] = left
+            self._open[place.address] = left
         else:
-            self._open.pop(address, None)
+            self._open.pop(place.address, None)
         self.total -= 1
+        self._count(place, -1)
+
+    def _count(self, place: Place, step: int) -> None:
+        k = (place.key, place.kind)
+        n = self._kinds.get(k, 0) + step
+        if n > 0:
+            self._kinds[k] = n
+        else:
+            self._kinds.pop(k, None)
+        if place.kind == "watching":
+            self.spectators += step
 
 
 def _loopback(address: str) -> bool:

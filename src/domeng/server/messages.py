@@ -18,8 +18,8 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from .documents import Json
+from .errors import TableError
 from .refusals import Rule, Wording, fault, refusal
-from .tables import TableError
 
 MAX_MESSAGE = 4096
 """The longest WebSocket message accepted, in characters (a play is about 60)."""

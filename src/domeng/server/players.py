@@ -3,14 +3,14 @@
 A move is chosen from the seat's view: the light players (``random``, ``basic``:
 microseconds a move) on the event loop itself, every other level (the searching
 ``expert`` players) in a process pool, so that a strong player thinking never holds
-up the other tables. The player is made
+up the other tables. The coach's hints have workers of their own, at a lower
+priority, so that a computer's move never waits behind a hint (:mod:`.work`). The player is made
 afresh for each move from its name and a seed derived from the seat's seed and
 the position, so no player object has to live across processes or restarts.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -19,7 +19,7 @@ from typing import TypeVar
 from domeng.bots import make_player, player_names
 from domeng.engine import Move, SeatView
 
-from .workers import in_pool
+from .workers import HINT_NICE, HINT_PROCESSES, in_pool, worker_pool
 
 T = TypeVar("T")
 
@@ -49,14 +49,15 @@ class BotRunner:
     """Runs computer players' choices: the light ones on the loop, the others in worker
     processes (an ``expert`` thinks for a quarter of a second and more)."""
 
-    def __init__(self, *, processes: int | None = None) -> None:
+    def __init__(self, *, processes: int | None = None, coaches: int = HINT_PROCESSES) -> None:
         self._processes: ProcessPoolExecutor | None = None
         self._process_count = processes or max(1, (os.cpu_count() or 2) - 1)
+        self._coach: ProcessPoolExecutor | None = None
+        self._coach_count = coaches
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._processes is None:
-            ctx = multiprocessing.get_context("forkserver")
-            self._processes = ProcessPoolExecutor(max_workers=self._process_count, mp_context=ctx)
+            self._processes = worker_pool(self._process_count)
         return self._processes
 
     async def choose(self, level: str, seed: int, v: SeatView) -> Move:
@@ -65,10 +66,13 @@ class BotRunner:
         return await in_pool(self._executor(), choose_move, level, seed, v)
 
     async def think(self, work: Callable[..., T], *args: object) -> T:
-        """``work(*args)`` in the process pool the searching players use (the coach's
-        hints: a module-level function and picklable arguments)."""
-        return await in_pool(self._executor(), work, *args)
+        """``work(*args)`` in the coach's own workers (a hint: a module-level function and
+        picklable arguments), never in the computer players' queue (:mod:`.work`)."""
+        if self._coach is None:
+            self._coach = worker_pool(self._coach_count, nice=HINT_NICE)
+        return await in_pool(self._coach, work, *args)
 
     def close(self) -> None:
-        if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._processes, self._coach):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)

@@ -22,13 +22,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from domeng.history.ratings import Rating
+from domeng.history.recorder import computer_profiles
+from domeng.storage import COMPUTER, PERSON, Figures, Storage, StorageError, StoredProfile
+from domeng.storage.writer import StorageWriter
 
 from .bodies import Name, read_body
 from .documents import PickedProfileDoc, ProfileDoc, ProfileKind, ProfilesDoc
+from .errors import TableError
+from .paging import page_limit
 from .refusals import Rule, Wording
-from .storage import COMPUTER, PERSON, Figures, Storage, StorageError, StoredProfile
-from .storage.writer import StorageWriter
-from .tables import TableError
 
 MARKS = ("red", "orange", "gold", "green", "teal", "blue", "purple", "pink")
 """The colours a person's profile may be shown in."""
@@ -93,8 +95,6 @@ async def make_computer_profiles(
     store: StorageWriter, levels: list[str], calibration: dict[str, Rating], at: float
 ) -> None:
     """The service's start: every computer level has its profile."""
-    from domeng.history.recorder import computer_profiles  # it needs the storage package
-
     await store.call(computer_profiles, levels, calibration, at)
 
 
@@ -153,8 +153,18 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
             at = request.app.state.hub.clock.wall()
             made, token = await store(request).call(_new, new, at)
             return JSONResponse(with_token(made, token), status_code=201)
-        kept = await store(request).call(lambda s: s.profiles())
-        listed: ProfilesDoc = {"profiles": [profile_json(p) for p in kept]}
+        limit = page_limit(request)
+        cursor = request.query_params.get("cursor") or None
+        try:  # one more than the page: is there a next one?
+            kept = await store(request).call(lambda s: s.profiles(cursor, limit + 1))
+        except StorageError:
+            message = f"there is no profile {cursor!r} to go on from"
+            raise TableError("bad_cursor", message, 400) from None
+        shown = [profile_json(p) for p in kept[:limit]]
+        listed: ProfilesDoc = {
+            "profiles": shown,
+            "next": shown[-1]["id"] if len(kept) > limit else None,
+        }
         return JSONResponse(listed)
 
     async def pick(request: Request) -> Response:

@@ -10,7 +10,7 @@ or silent client (slowloris) cannot use up the open files.
 
 WebSocket (``AbortingWebSocket``): when the service gives up on a client that does not
 read (its queue full, a send stalled), the socket is aborted, not closed: a close
-would wait for the unread bytes to drain, which they never do. A message the hub has
+would wait for the unread bytes to drain, which they never do. A message the service has
 framed once for many connections is written straight to each socket that takes it at
 once (``write_frame``, the socket itself offered to the app as the ASGI extension
 ``domeng.frames``): one ``update`` to 500 spectators costs 500 socket writes, not 500
@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import socket
 import struct
+from collections.abc import Sequence
 from typing import Any
 
 import uvicorn
@@ -37,6 +38,8 @@ from websockets.extensions.permessage_deflate import (
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from .faults import count_faults
+from .forwarded import Forwarded
 from .frames import WINDOW_BITS, Framed
 
 HEADER_TIMEOUT = 10.0
@@ -90,6 +93,19 @@ class DeadlineHTTP(HttpToolsProtocol):
             self.cycle.message_event.set()
         self.transport.close()
 
+    def give_up(self) -> None:
+        """The app gives up on a client that does not read its answer (a write deadline
+        passed): the request's handler hears it left, and the connection is reset, so
+        that neither its unread bytes nor the answer's file are kept for it."""
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+        self.transport.abort()
+
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm(self.header_timeout, 408, "the request's headers did not arrive in time")
@@ -124,6 +140,8 @@ class DeadlineHTTP(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         self._disarm()
+        extensions = self.scope.setdefault("extensions", {})
+        extensions[GIVE_UP] = {"give_up": self.give_up}  # for a write deadline (streams.py)
         super().on_headers_complete()
         if self.parser.should_upgrade():
             return  # a WebSocket: its hello deadline takes over
@@ -152,6 +170,10 @@ class DeadlineHTTP(HttpToolsProtocol):
             return  # refused: what else it sends is not read
         super().data_received(data)
 
+
+GIVE_UP = "domeng.give_up"
+"""The ASGI extension (in an HTTP request's scope) whose ``give_up`` resets a connection
+whose client does not read the answer (:mod:`.streams`)."""
 
 FRAMES = "domeng.frames"
 """The ASGI extension (in a WebSocket's scope) that holds the socket itself, for its
@@ -223,8 +245,18 @@ class AbortingWebSocket(WebSocketsSansIOProtocol):
             self.transport.abort()
 
 
-def config(app: Any, **options: Any) -> uvicorn.Config:
-    """A uvicorn configuration for ``app`` with the service's protocols and limits."""
+def config(app: Any, *, trusted_proxies: Sequence[str] = (), **options: Any) -> uvicorn.Config:
+    """A uvicorn configuration for ``app`` with the service's protocols and limits.
+
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the proxies
+    named in ``trusted_proxies`` (addresses or networks, ``domeng serve --trust-proxy``;
+    :mod:`.forwarded`): uvicorn believes them from 127.0.0.1 by default, so any process
+    on the machine could pose as any address of the home network and spend its fair
+    shares."""
+    options.setdefault("proxy_headers", False)  # Forwarded reads them (forwarded.py)
     options.setdefault("ws_max_size", 65_536)
     options.setdefault("ws_per_message_deflate", False)  # the protocol offers its own
-    return uvicorn.Config(app, http=DeadlineHTTP, ws=AbortingWebSocket, **options)
+    forwarded = Forwarded(app, trusted_proxies)
+    made = uvicorn.Config(forwarded, http=DeadlineHTTP, ws=AbortingWebSocket, **options)
+    count_faults()  # after uvicorn set its loggers up: a client's fault is counted
+    return made

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from .tables import TableError
+from .errors import TableError
 
 
 def fault(code: str, predicate: str) -> PydanticCustomError:

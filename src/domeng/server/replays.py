@@ -9,14 +9,15 @@ it shows. A long answer (over :data:`INLINE_LIMIT`: a whole game's is tens of
 megabytes) is not sent back through the pipe, whose reading in the service would
 hold its interpreter for tens of milliseconds: the worker writes it to a file in
 the service's own temporary folder, and the service sends it from there, a piece
-at a time, then removes it.
+at a time with write deadlines (:mod:`.streams`), then removes it. The folder holds
+at most :data:`KEPT_LIMIT` bytes of such answers: beyond it a replay is refused until
+some are sent.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -26,15 +27,22 @@ from pathlib import Path
 from typing import TypeVar
 
 from domeng.engine import Game
-from domeng.engine.record import RecordedGame, RecordError, recorded_game
+from domeng.engine.record import RecordedGame, RecordError, loads_recorded_game
 
 from . import wire
-from .workers import in_pool
+from .errors import TableError
+from .work import BUSY_RETRY
+from .workers import RECORD_NICE, in_pool, worker_pool
 
 T = TypeVar("T")
 
 REPLAYS_AT_ONCE = 1
 """How many replays are worked out at the same time; more wait their turn."""
+JSON_KEYS = ("record.json", "record.not_utf8")
+"""The engine's reasons (:class:`RecordError` keys) that are about the text, not the record."""
+KEPT_LIMIT = 256 << 20
+"""The bytes of long answers the folder may hold at once, waiting to be sent; a replay
+asked for beyond it is refused (``busy``, 503) until some are sent."""
 INLINE_LIMIT = 1 << 20
 """The longest answer the worker sends back itself (bytes); a longer one comes as a file."""
 
@@ -52,14 +60,15 @@ class ReplayFailed(ValueError):
 
 
 def read_record(record: bytes) -> RecordedGame:
-    """A record sent as bytes, replayed by the engine (in the worker); or ReplayFailed."""
+    """A record sent as bytes, read and replayed by the engine's own loader (in the
+    worker), so the service refuses what ``domeng replay`` refuses: text that is not
+    UTF-8 or not JSON, a key written twice (record.md: a record never has one); or
+    ReplayFailed (``bad_json`` for the text, ``bad_record`` for the record)."""
     try:
-        doc = json.loads(record)
-    except (ValueError, RecursionError):
-        raise ReplayFailed("bad_json", "the body is not valid JSON") from None
-    try:
-        return recorded_game(doc)
+        return loads_recorded_game(record)
     except RecordError as e:
+        if e.key is not None and e.key.startswith(JSON_KEYS):
+            raise ReplayFailed("bad_json", f"the body is not valid JSON: {e}") from None
         raise ReplayFailed("bad_record", str(e)) from None
 
 
@@ -75,10 +84,16 @@ def replay_text(record: bytes, round_number: int | None) -> bytes:
         before = Game(got.game.variants)
         before.rounds = rounds[: round_number - 1]
         rounds, marks = rounds[round_number - 1 : round_number], marks[round_number - 1 :]
-        replay = wire.replay_rounds(got.game.variants, rounds, got.players, marks, after=before)
     else:
-        replay = wire.replay_rounds(got.game.variants, rounds, got.players, marks)
-    replay["round_count"] = len(got.game.rounds)
+        before = None
+    replay = wire.replay_rounds(
+        got.game.variants,
+        rounds,
+        got.players,
+        marks,
+        after=before,
+        round_count=len(got.game.rounds),
+    )
     return json.dumps(replay, separators=(",", ":")).encode()
 
 
@@ -101,21 +116,39 @@ class Replays:
         self._pool: ProcessPoolExecutor | None = None
         self._slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
         self._folder: str | None = None
+        self._files: dict[Path, int] = {}
+        """The long answers waiting to be sent, with their sizes."""
+        self.kept_limit = KEPT_LIMIT
+
+    @property
+    def kept(self) -> int:
+        """The bytes of the long answers waiting to be sent."""
+        return sum(self._files.values())
+
+    def forget(self, path: Path) -> None:
+        """The long answer at ``path`` was sent (or given up) and removed."""
+        self._files.pop(path, None)
 
     async def replay(self, record: bytes, round_number: int | None = None) -> bytes | Path:
         """The replay of ``record`` (its text) worked out in the worker process: the JSON
         text, or a file that holds it (the caller sends it, then removes it)."""
         if self._folder is None:
             self._folder = tempfile.mkdtemp(prefix="domeng-replays-")
+        if self.kept >= self.kept_limit:
+            message = "too many long replays are waiting to be read: try again in a moment"
+            raise TableError("busy", message, 503, retry_after=BUSY_RETRY * 5)
         answer = await self.run(replay_answer, record, round_number, self._folder)
-        return answer if isinstance(answer, bytes) else Path(answer)
+        if isinstance(answer, bytes):
+            return answer
+        path = Path(answer)
+        self._files[path] = path.stat().st_size
+        return path
 
     async def run(self, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in the worker process, in its turn (a replay, a review)."""
         async with self._slots:
             if self._pool is None:
-                ctx = multiprocessing.get_context("forkserver")
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+                self._pool = worker_pool(1, nice=RECORD_NICE)
             return await in_pool(self._pool, work, *args)
 
     def close(self) -> None:

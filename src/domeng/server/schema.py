@@ -7,7 +7,9 @@ service sends), the HTTP bodies (``new_table``, ``take_seat``, ``leave_seat``,
 ``host_action``, ``new_profile``) and answers (``table``, ``tables``,
 ``new_table_answer``, ``taken_seat``, ``host_answer``, ``replay``, ``review``,
 ``http_error``; the players': ``profile``, ``picked_profile``, ``profiles``,
-``player_page``, ``leaderboard``, ``table_stones``), beside the shapes they are
+``player_page``, ``leaderboard``, ``table_stones``; the tournaments':
+``new_tournament``, ``director_action``, ``entrant_token``, ``tournament``,
+``entrant_view``), beside the shapes they are
 made of. A program validates a
 message against ``{"$ref": ".../protocol.schema.json#/$defs/client_message"}``;
 the document itself accepts any of the kinds.
@@ -25,6 +27,8 @@ from .bodies import LeaveSeat, NewTable, TakeSeat
 from .host import HostAction
 from .messages import Back, Chat, Hello, Hint, Ping, Play, Ready, Sync
 from .profiles import NewProfile
+from .tournament_bodies import DirectorAction, EntrantToken, NewTournament
+from .tournament_documents import EntrantViewDoc, TournamentDoc
 
 ClientMessageDoc = Annotated[
     Hello | Play | Ready | Sync | Ping | Back | Chat | Hint, Field(discriminator="type")
@@ -54,6 +58,11 @@ KINDS: dict[str, Any] = {
     "player_page": doc.PlayerPageDoc,
     "leaderboard": doc.LeaderboardDoc,
     "table_stones": doc.TableStonesDoc,
+    "new_tournament": NewTournament,
+    "director_action": DirectorAction,
+    "entrant_token": EntrantToken,
+    "tournament": TournamentDoc,
+    "entrant_view": EntrantViewDoc,
 }
 """Every kind of body and message, by the name the schema's ``properties`` give it."""
 

@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 
 from domeng.engine import Variants
 
-from .documents import Json
+from .documents import Json, SettingsDoc
 
 DEFAULT_PACE_MS = 800
 MAX_PACE_MS = 60_000
 DEFAULT_REPLACE_AFTER_MS = 30_000
 MIN_TURN_SECONDS = 5
+DEFAULT_TURN_SECONDS = 60
+"""A person's time for each move at a table where several people sit, unless named."""
 MAX_TURN_SECONDS = 600
 
 
@@ -33,8 +35,14 @@ class Settings:
     """Whether spectators may talk at the table."""
     hints: bool = False
     """Whether a person in turn may ask the coach for a hint (``{"type": "hint"}``)."""
+    deals: tuple[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]], ...] = ()
+    """Deals fixed in advance, round by round (five hands and the three unused tiles, as
+    tile names): a tournament's (:mod:`.tournaments`). Kept with the table, never shown
+    in :meth:`json` (they are every hand of rounds not yet played)."""
+    tournament: str | None = None
+    """The tournament the table plays for: it plays on unwatched, as the tournament's."""
 
-    def json(self) -> Json:
+    def json(self) -> SettingsDoc:
         return {
             "variants": self.variants.to_json(),
             "pace_ms": self.pace_ms,
@@ -52,6 +60,15 @@ class Settings:
             "hints": self.hints,
         }
 
+    def stored_json(self) -> Json:
+        """What the storage keeps: :meth:`json`, with the fixed deals and the tournament."""
+        kept: Json = dict(self.json())
+        if self.deals:
+            kept["deals"] = [[list(map(list, hands)), list(unused)] for hands, unused in self.deals]
+        if self.tournament is not None:
+            kept["tournament"] = self.tournament
+        return kept
+
     @classmethod
     def from_json(cls, d: Json) -> Settings:
         end = d.get("end") or {}
@@ -65,4 +82,9 @@ class Settings:
             turn_seconds=d.get("turn_seconds"),
             spectator_chat=bool(d.get("spectator_chat", False)),
             hints=bool(d.get("hints", False)),
+            deals=tuple(
+                (tuple(tuple(h) for h in hands), tuple(unused))
+                for hands, unused in d.get("deals", ())
+            ),
+            tournament=d.get("tournament"),
         )

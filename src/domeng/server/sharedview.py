@@ -20,7 +20,7 @@ from domeng.engine import Passed, Played, Round, move, tile_name
 from domeng.engine.round import extend_line
 from domeng.engine.view import lacks
 
-from .documents import Json
+from .documents import PlayDoc, SharedViewDoc
 from .wire import move_json, summary_json
 
 SEATS = 5
@@ -35,10 +35,10 @@ class SharedView:
 
     def __init__(self) -> None:
         self._dealt: tuple[int, ...] | None = None
-        """The deal of the round read so far: a copy of a round (the hub plays on one)
+        """The deal of the round read so far: a copy of a round (the table plays on one)
         keeps its deal, another round has a deal of its own."""
         self._seen = 0
-        self._plays: list[Json] = []
+        self._plays: list[PlayDoc] = []
         self._line: list[tuple[int, int]] = []
         self._lacking = [0] * SEATS
 
@@ -55,7 +55,7 @@ class SharedView:
                 self._lacking[e.seat] |= lacks(e)
         self._seen = len(events)
 
-    def json(self, r: Round) -> Json:
+    def json(self, r: Round) -> SharedViewDoc:
         """:func:`.wire.shared_view_json` of ``r``, the table's round as it is now."""
         self._catch_up(r)
         ends = r.ends

@@ -1,9 +1,10 @@
 """A table's WebSocket (``/ws/tables/{id}``): reading a client's messages, writing the
-service's, and handing each message to the hub.
+service's, and handing each message to the table it is at.
 
 A connection has a reader (each frame is read as JSON, its ``type`` looked up in
 :data:`~domeng.server.messages.CLIENT`, checked by its model and handed to the
-:class:`~domeng.server.hub.Hub`, one message at a time, in order) and a writer
+:class:`~domeng.server.tables.Table` the registry found for it, one message at a time,
+in order) and a writer
 (its outbox, written in order). A refusal is an ``error`` message to that
 connection alone (:func:`answer`); nothing changes and the connection stays open.
 """
@@ -17,7 +18,11 @@ from collections.abc import Awaitable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .connection import Connection
+from .documents import Error
+from .errors import TableError
 from .hub import Hub
+from .limits import Place
 from .messages import (
     Back,
     Chat,
@@ -35,7 +40,8 @@ from .messages import (
     reply_id,
 )
 from .protocols import FRAMES
-from .tables import Connection, Table, TableError
+from .registry import MOVED
+from .tables import Table
 
 log = logging.getLogger("domeng.server")
 
@@ -44,6 +50,8 @@ HELLO_TIMEOUT = 10.0
 SEND_TIMEOUT = 20.0
 """Seconds a client may take to accept one message before the service gives it up (a
 client that stops reading would otherwise hold its writer, and count as watching)."""
+SEAT_ELSEWHERE = 4409
+"""The close code of a seat's connection let go because the seat opened elsewhere."""
 CLOSE_GRACE = 1.0
 """Seconds a connection's last messages may take to go out once its client has left."""
 
@@ -53,31 +61,44 @@ async def table_socket(ws: WebSocket) -> None:
     await ws.accept()
     address = ws.client.host if ws.client is not None else "unknown"
     try:
-        hub.connections.open(address)
+        place = hub.connections.open(address)
     except TableError as e:
         with contextlib.suppress(Exception):
-            await ws.send_json({"type": "error", **e.json(), "reply_to": None})
+            refused: Error = {"type": "error", **e.json(), "reply_to": None}
+            await ws.send_json(refused)
             await ws.close(code=1013)  # try again later
         return
     try:
-        await _serve(ws, hub)
+        await _serve(ws, hub, place)
     finally:
-        hub.connections.closed(address)
+        hub.connections.closed(place)
 
 
-async def _serve(ws: WebSocket, hub: Hub) -> None:
-    t = hub.tables.get(ws.path_params["id"])
-    if t is None:  # a finished game, read from the database while someone watches it
-        with contextlib.suppress(TableError):
-            t = hub.tables.setdefault(ws.path_params["id"], await hub.find(ws.path_params["id"]))
+async def _serve(ws: WebSocket, hub: Hub, place: Place) -> None:
+    t: Table | None = None
+    try:  # a finished game is read from the database
+        t = await hub.attend(ws.path_params["id"])
+    except TableError as e:
+        if e.code == "busy":  # taken over by another process meanwhile: come again
+            with contextlib.suppress(Exception):
+                await ws.send_json({"type": "error", **e.json(), "reply_to": None})
+                await ws.close(code=MOVED)
+            return
     if t is None:
         message = f"there is no table {ws.path_params['id']!r}"
-        err = {"type": "error", "code": "unknown_table", "message": message, "reply_to": None}
+        err: Error = {
+            "type": "error",
+            "code": "unknown_table",
+            "message": message,
+            "reply_to": None,
+        }
         with contextlib.suppress(Exception):
             await ws.send_json(err)
             await ws.close(code=4404)
         return
-    c = Connection(ws.scope.get("extensions", {}).get(FRAMES))
+    c = Connection(ws.scope.get("extensions", {}).get(FRAMES), address=place.address)
+    c.place = place
+    c.member = getattr(ws.scope.get("state", {}).get("member"), "id", None)  # a club's (gate.py)
     loop = asyncio.get_running_loop()
     writer = loop.create_task(_write(ws, c))
     reader = loop.create_task(_read(ws, hub, t, c))
@@ -87,7 +108,7 @@ async def _serve(ws: WebSocket, hub: Hub) -> None:
         await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         reader.cancel()
-        hub.disconnect(t, c)
+        t.disconnect(c)
         c.outbox.put_nowait(None)
         # What is queued still goes out to a client that reads; one that does not is not
         # waited for (at a stop of the service it would outlast the grace uvicorn gives).
@@ -147,7 +168,7 @@ async def _write(ws: WebSocket, c: Connection) -> None:
 
 
 async def handle(hub: Hub, t: Table, c: Connection, text: str | None) -> None:
-    """One frame from ``c`` (None: a binary one): checked, then done by the hub."""
+    """One frame from ``c`` (None: a binary one): checked, then done by the table."""
     reply_to: str | int | None = None
     try:
         doc = read_frame(text)
@@ -167,28 +188,49 @@ async def handle(hub: Hub, t: Table, c: Connection, text: str | None) -> None:
 
 
 async def _do(hub: Hub, t: Table, c: Connection, msg: ClientMessage) -> None:
-    """The hub's work for ``msg``."""
+    """The table's work for ``msg``."""
     if isinstance(msg, Hello):
-        hub.hello(t, c, msg.token)
+        if msg.token is None and not c.hello and c.place is not None:
+            hub.connections.watch(c.place)  # a spectator's place, from their share
+        t.hello(c, msg.token)
+        if c.seat is not None:
+            if c.place is not None:
+                hub.connections.seat(c.place)  # a seat's place: kept for the seated
+            let_go_elsewhere(t, c)
     elif isinstance(msg, Ping):
         c.send({"type": "pong", "reply_to": msg.id, "state": t.state})
     elif isinstance(msg, Play):
-        await hub.play(t, c, msg)
+        await t.play(c, msg)
     elif isinstance(msg, Ready):
-        await hub.ready(t, c, msg)
+        await t.ready(c, msg)
     elif isinstance(msg, Back):
-        await hub.back(t, c, msg)
+        await t.back(c, msg)
     elif isinstance(msg, Chat):
-        await hub.say(t, c, msg)
+        await t.say(c, msg)
     elif isinstance(msg, Hint):
-        await hub.hint(t, c, msg)
+        await t.hint(c, msg)
     else:
         assert isinstance(msg, Sync)
-        hub.sync(t, c)
+        t.sync(c)
+
+
+def let_go_elsewhere(t: Table, c: Connection) -> None:
+    """``c`` opened its seat on another page or device: the seat's older connections are
+    told so (``seat_elsewhere``) and closed with :data:`SEAT_ELSEWHERE`; the newest
+    plays it. (A page let go may come back to watch, or take the seat back with a
+    hello of its own, which lets this one go in turn.)"""
+    for old in [o for o in t.seated if o.seat == c.seat and o is not c and not o.closed]:
+        words = "this seat was opened on another page or device, which plays it now"
+        old.send({"type": "error", "code": "seat_elsewhere", "message": words, "reply_to": None})
+        old.close_code = SEAT_ELSEWHERE
+        old.close()
 
 
 def _refuse(c: Connection, e: TableError, reply_to: str | int | None) -> None:
     c.send({"type": "error", **e.json(), "reply_to": reply_to})
+    if e.code == "too_many_spectators":  # told why, then closed: try again later
+        c.close_code = 1013
+        c.close()
 
 
 async def answer(action: Awaitable[None], c: Connection, reply_to: str | int | None) -> None:

@@ -1,12 +1,14 @@
 """The JSON the service sends: events with their words, seat views, round summaries.
 
-Pure functions from engine objects to JSON-ready dicts. Tiles are written
-``"a-b"`` (higher number first), ends ``"left"``/``"right"``, seats 0-4.
+Pure functions from engine objects to JSON-ready dicts, each typed with the document
+of :mod:`.documents` it builds. Tiles are written ``"a-b"`` (higher number first), ends
+``"left"``/``"right"``, seats 0-4.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import overload
 
 from domeng.account import describe
 from domeng.engine import (
@@ -28,22 +30,40 @@ from domeng.engine import (
 )
 from domeng.engine.tiles import names as tile_names
 
-from .documents import Json
+from .documents import (
+    AwardDoc,
+    EventDoc,
+    MoveDoc,
+    PlayDoc,
+    ReplayDoc,
+    ReplayRoundDoc,
+    SharedViewDoc,
+    StepDoc,
+    SummaryDoc,
+    ViewDoc,
+)
 
 
-def move_json(seat: int | None, m: Move) -> Json:
-    d: Json = {"tile": tile_name(m.tile), "end": m.end.word}
-    if seat is not None:
-        d = {"seat": seat, **d}
-    return d
+@overload
+def move_json(seat: int, m: Move) -> PlayDoc: ...
+@overload
+def move_json(seat: None, m: Move) -> MoveDoc: ...
+def move_json(seat: int | None, m: Move) -> PlayDoc | MoveDoc:
+    """A move (a seat's play, when ``seat`` is given)."""
+    if seat is None:
+        return {"tile": tile_name(m.tile), "end": m.end.word}
+    return {"seat": seat, "tile": tile_name(m.tile), "end": m.end.word}
 
 
-def event_json(e: Event, names: Sequence[str], *, stand_in: bool = False) -> Json:
-    """One event as JSON, with ``kind`` and its English sentence ``text`` (from
-    :func:`domeng.account.describe`, for programs; the browser words events itself)."""
-    d: Json
+def event_json(
+    e: Event, names: Sequence[str], *, round_number: int, index: int, stand_in: bool = False
+) -> EventDoc:
+    """One event as JSON, with ``kind``, its English sentence ``text`` (from
+    :func:`domeng.account.describe`, for programs; the browser words events itself), and
+    its ``round`` and ``index`` in the round."""
+    text = describe(e, names, stand_in=stand_in)
     if isinstance(e, Played):
-        d = {
+        return {
             "kind": "played",
             "seat": e.seat,
             "tile": tile_name(e.tile),
@@ -53,9 +73,12 @@ def event_json(e: Event, names: Sequence[str], *, stand_in: bool = False) -> Jso
             "mappakuling": e.mappakuling,
             "opening": e.opening,
             "stand_in": stand_in,
+            "text": text,
+            "round": round_number,
+            "index": index,
         }
-    elif isinstance(e, Passed):
-        d = {
+    if isinstance(e, Passed):
+        return {
             "kind": "passed",
             "seat": e.seat,
             "passebunge": e.passebunge,
@@ -63,17 +86,23 @@ def event_json(e: Event, names: Sequence[str], *, stand_in: bool = False) -> Jso
             "left": e.left,
             "right": e.right,
             "stand_in": stand_in,
+            "text": text,
+            "round": round_number,
+            "index": index,
         }
-    elif isinstance(e, StonesMoved):
-        d = {
+    if isinstance(e, StonesMoved):
+        return {
             "kind": "stones",
             "giver": e.giver,
             "receiver": e.receiver,
             "amount": e.amount,
             "reason": e.reason.value,
+            "text": text,
+            "round": round_number,
+            "index": index,
         }
-    elif isinstance(e, RoundEnded):
-        d = {
+    if isinstance(e, RoundEnded):
+        return {
             "kind": "round_ended",
             "end": e.end.value,
             "winner": e.winner,
@@ -85,12 +114,19 @@ def event_json(e: Event, names: Sequence[str], *, stand_in: bool = False) -> Jso
             "hands": [tile_names(h) for h in e.hands],
             "unused": tile_names(e.unused),
             "pip_totals": list(e.pip_totals),
+            "text": text,
+            "round": round_number,
+            "index": index,
         }
-    else:
-        assert isinstance(e, CamatElected)
-        d = {"kind": "camat", "seat": e.seat, "titles": e.titles}
-    d["text"] = describe(e, names, stand_in=stand_in)
-    return d
+    assert isinstance(e, CamatElected)
+    return {
+        "kind": "camat",
+        "seat": e.seat,
+        "titles": e.titles,
+        "text": text,
+        "round": round_number,
+        "index": index,
+    }
 
 
 def events_json(
@@ -100,14 +136,14 @@ def events_json(
     round_number: int,
     start: int,
     stand_ins: Collection[int] = (),
-) -> list[Json]:
+) -> list[EventDoc]:
     """Events ``start``.. of a round, each with its ``round`` and ``index`` in the round.
 
     ``stand_ins`` are the indices (in the round's plays) of the plays a computer made
     for a person: such a ``played`` event, and that seat's ``passed`` events until its
     next play, carry ``"stand_in": true`` and say so in their words.
     """
-    out = []
+    out: list[EventDoc] = []
     plays = 0
     by_computer: dict[int, bool] = {}  # seat -> its last play so far was a stand-in's
     for i, e in enumerate(events):
@@ -120,14 +156,11 @@ def events_json(
             marked = by_computer.get(e.seat, False)
         if i < start:
             continue
-        d = event_json(e, names, stand_in=marked)
-        d["round"] = round_number
-        d["index"] = i
-        out.append(d)
+        out.append(event_json(e, names, round_number=round_number, index=i, stand_in=marked))
     return out
 
 
-def _award(result: RoundEnded, after: Sequence[Event]) -> Json:
+def _award(result: RoundEnded, after: Sequence[Event]) -> AwardDoc:
     """The ending's award: who, how many the rules give, how many came (fewer when the
     table and the givers ran short)."""
     receiver, owed = ending_award(result)
@@ -135,7 +168,7 @@ def _award(result: RoundEnded, after: Sequence[Event]) -> Json:
     return {"receiver": receiver, "owed": owed, "received": received}
 
 
-def summary_json(r: Round) -> Json | None:
+def summary_json(r: Round) -> SummaryDoc | None:
     """The round's end, for a summary: how it ended, every hand, who gave whom what."""
     result = r.result
     if result is None:
@@ -167,7 +200,7 @@ def summary_json(r: Round) -> Json | None:
     }
 
 
-def shared_view_json(r: Round) -> Json:
+def shared_view_json(r: Round) -> SharedViewDoc:
     """What every seat's view of round ``r`` shows alike: a spectator's whole view, and
     every other seat's but for its hand and legal moves (:func:`view_json`).
 
@@ -198,9 +231,9 @@ def view_json(
     r: Round,
     seat: int | None,
     *,
-    events: list[Json] | None = None,
-    shared: Json | None = None,
-) -> Json:
+    events: list[EventDoc] | None = None,
+    shared: SharedViewDoc | None = None,
+) -> ViewDoc:
     """What ``seat`` may see of round ``r`` (``None``: a spectator, who sees no hand).
 
     The part every seat sees alike is ``shared`` (:func:`shared_view_json`, made once
@@ -208,20 +241,27 @@ def view_json(
     (:func:`domeng.engine.own`): nothing beyond the seat's view can leak. ``events``
     (the round's events as JSON) is put in as given; when None, they are left out.
     """
-    d: Json = {"seat": seat, **(shared_view_json(r) if shared is None else shared)}
+    hand: list[str] | None
+    legal: list[MoveDoc]
     if seat is None:
-        d["hand"], d["legal_moves"] = None, []
+        hand, legal = None, []
     else:
-        hand, legal = own(r, seat)
-        d["hand"], d["legal_moves"] = tile_names(hand), [move_json(None, m) for m in legal]
+        mask, moves = own(r, seat)
+        hand, legal = tile_names(mask), [move_json(None, m) for m in moves]
+    d: ViewDoc = {
+        "seat": seat,
+        **(shared_view_json(r) if shared is None else shared),
+        "hand": hand,
+        "legal_moves": legal,
+    }
     if events is not None:
         d["events"] = events
     return d
 
 
 def _step(
-    r: Round, names: Sequence[str], play: Json | None, start: int, stand_ins: Collection[int]
-) -> Json:
+    r: Round, names: Sequence[str], play: PlayDoc | None, start: int, stand_ins: Collection[int]
+) -> StepDoc:
     return {
         "play": play,
         "events": events_json(
@@ -245,16 +285,18 @@ def replay_rounds(
     stand_ins: Sequence[Collection[int]] = (),
     *,
     after: Game | None = None,
-) -> Json:
+    round_count: int,
+) -> ReplayDoc:
     """Rounds step by step, to watch again: every round's deal, then the position after
     each play with the events it brought. Every hand is shown, so give only finished
     rounds to anyone who may not see the last one's hands. ``stand_ins``: per round, the
     indices of the plays a computer made for a person. ``after``: the game the rounds
-    follow (its stones, CAMAT and titles are where they start from)."""
+    follow (its stones, CAMAT and titles are where they start from). ``round_count``: how
+    many rounds the game has."""
     again = Game(variants)
     if after is not None:
         again.rounds = list(after.rounds)
-    out = []
+    out: list[ReplayRoundDoc] = []
     for n, r in enumerate(rounds):
         marks = stand_ins[n] if n < len(stand_ins) else ()
         g = again.start_round(list(r.dealt), r.unused)
@@ -274,4 +316,9 @@ def replay_rounds(
                 "summary": summary_json(g),
             }
         )
-    return {"variants": variants.to_json(), "players": list(names), "rounds": out}
+    return {
+        "variants": variants.to_json(),
+        "players": list(names),
+        "rounds": out,
+        "round_count": round_count,
+    }

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -151,10 +151,11 @@ def _ask(player: Player, game: Game, seat: int) -> object:
     return player.choose(view(game.round, seat))
 
 
-def play_task(task: Task) -> TaskResult:
+def play_task(task: Task, on_round: Callable[[], None] | None = None) -> TaskResult:
     """Play one rotation of one game, count what happened to each entry, and write
-    the game's record when the task asks for it."""
-    game, seat_names, result = play_game(task)
+    the game's record when the task asks for it. ``on_round`` is called as each round
+    ends (for a progress bar)."""
+    game, seat_names, result = play_game(task, on_round)
     if task.record_dir is not None:
         from domeng.engine.record import save_record
 
@@ -163,8 +164,11 @@ def play_task(task: Task) -> TaskResult:
     return result
 
 
-def play_game(task: Task) -> tuple[Game, list[str], TaskResult]:
-    """Play one rotation of one game: the game, the player names by seat, the tallies."""
+def play_game(
+    task: Task, on_round: Callable[[], None] | None = None
+) -> tuple[Game, list[str], TaskResult]:
+    """Play one rotation of one game: the game, the player names by seat, the tallies.
+    ``on_round`` is called as each round ends."""
     deals = game_deals(task.seed, task.game, task.deals)
     players = [
         make_player(name, player_seed(task.seed, task.game, task.rotation, e))
@@ -211,6 +215,8 @@ def play_game(task: Task) -> tuple[Game, list[str], TaskResult]:
                 raise _illegal(repr(seated[seat].name), m, exc, where) from exc
             tally.moves += 1
         _count_round(r.events, seat_tally)
+        if on_round is not None:
+            on_round()
     seat_names = [task.names[e] for e in by_seat]
     return game, seat_names, TaskResult(task.index, task.game, task.rotation, tallies)
 

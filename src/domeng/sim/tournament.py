@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import multiprocessing.queues
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -164,7 +166,9 @@ def run(
 ) -> Summary:
     """Play the tournament on ``workers`` processes (1: in this process).
 
-    ``progress`` is called with the number of rounds each finished task played.
+    ``progress`` is called with a number of rounds finished, as they finish (the worker
+    processes tell the rounds they play every tenth of a second or so), and with 0 now
+    and then while none has (so that a progress bar can show the time go by).
     """
     settings.check()
     if settings.record_dir is not None:
@@ -176,9 +180,7 @@ def run(
     results: list[TaskResult] = []
     if workers == 1 or len(tasks) == 1:
         for task in tasks:
-            results.append(play_task(task))
-            if progress:
-                progress(task.deals)
+            results.append(play_task(task, (lambda: progress(1)) if progress else None))
     else:
         results = _run_pool(tasks, min(workers, len(tasks)), progress)
     return summarize(settings, results)
@@ -209,7 +211,35 @@ def stop_workers() -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
-def _worker_start(parent: int) -> None:
+_ROUNDS: multiprocessing.queues.SimpleQueue[tuple[int, int]] | None = None
+"""In a worker process: where it tells the rounds it finished, (task index, rounds)."""
+
+_TELL_EVERY = 0.1
+"""Seconds between a worker's reports of rounds finished."""
+
+
+def _play_told(task: Task) -> TaskResult:
+    """A worker's task: :func:`play_task`, telling the parent the rounds it finishes."""
+    rounds = _ROUNDS
+    if rounds is None:
+        return play_task(task)
+    told = [0, time.monotonic()]  # rounds not yet told, when last told
+
+    def on_round() -> None:
+        told[0] += 1
+        now = time.monotonic()
+        if now - told[1] >= _TELL_EVERY:
+            rounds.put((task.index, int(told[0])))
+            told[0], told[1] = 0, now
+
+    return play_task(task, on_round)
+
+
+def _worker_start(
+    parent: int, rounds: multiprocessing.queues.SimpleQueue[tuple[int, int]] | None = None
+) -> None:
+    global _ROUNDS
+    _ROUNDS = rounds
     # Ctrl-C reaches the whole process group: the parent stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -232,22 +262,26 @@ def _run_pool(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     context = multiprocessing.get_context(method)
     results: list[TaskResult] = []
+    rounds = context.SimpleQueue() if progress else None
     pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_start,
+        initargs=(os.getpid(), rounds),
     )
     _LIVE_POOLS.add(pool)
     # Keep a bounded number of tasks in flight so that an error stops early.
     pending: set[Future[TaskResult]] = set()
-    deals: dict[Future[TaskResult], int] = {}
+    told = _Told({}, {}, set(), rounds, progress)
     try:
         for task in tasks:
-            f = pool.submit(play_task, task)
+            f = pool.submit(_play_told, task)
             pending.add(f)
-            deals[f] = task.deals
+            told.tasks[f] = task
             while len(pending) >= 2 * workers:
-                pending = _collect(pending, deals, results, progress)
+                pending = _collect(pending, results, told)
         while pending:
-            pending = _collect(pending, deals, results, progress)
+            pending = _collect(pending, results, told)
     except BaseException:
         # An error: stop at once rather than finish the tasks under way.
         pids = _worker_pids(pool)
@@ -262,15 +296,48 @@ def _run_pool(
     return results
 
 
+@dataclass
+class _Told:
+    """The parent's side of the progress: the tasks in flight, the rounds each has told."""
+
+    tasks: dict[Future[TaskResult], Task]
+    rounds_told: dict[int, int]
+    """By task index: rounds already passed on to ``progress``."""
+    finished_tasks: set[int]
+    """The tasks done (a report of theirs that comes after the result is not counted)."""
+    rounds: multiprocessing.queues.SimpleQueue[tuple[int, int]] | None
+    progress: Callable[[int], None] | None
+
+    def read(self) -> None:
+        """Pass on what the workers told (0 when nothing: the clock goes on)."""
+        if self.progress is None:
+            return
+        n = 0
+        while self.rounds is not None and not self.rounds.empty():
+            index, played = self.rounds.get()
+            if index in self.finished_tasks:
+                continue
+            self.rounds_told[index] = self.rounds_told.get(index, 0) + played
+            n += played
+        self.progress(n)
+
+    def finished(self, f: Future[TaskResult]) -> None:
+        """A task is done: the rest of its rounds."""
+        task = self.tasks.pop(f)
+        self.finished_tasks.add(task.index)
+        if self.progress is not None:
+            self.progress(task.deals - self.rounds_told.pop(task.index, 0))
+
+
 def _collect(
-    pending: set[Future[TaskResult]],
-    deals: dict[Future[TaskResult], int],
-    results: list[TaskResult],
-    progress: Callable[[int], None] | None,
+    pending: set[Future[TaskResult]], results: list[TaskResult], told: _Told
 ) -> set[Future[TaskResult]]:
-    done, rest = wait(pending, return_when=FIRST_COMPLETED)
+    while True:
+        done, rest = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+        told.read()
+        if done:
+            break
     for f in done:
         results.append(f.result())
-        if progress:
-            progress(deals.pop(f))
+        told.finished(f)
     return rest

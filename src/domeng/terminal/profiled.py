@@ -3,8 +3,10 @@
 The session is :class:`~domeng.terminal.session.PlaySession` with one thing more:
 whenever it saves a finished round, it opens the database the table service shares
 (``domeng.paths.database``), records the rounds not yet recorded (the engine works
-the figures out from the record just saved) and closes it again. While ``domeng serve``
-holds the database, a note is left instead (:mod:`domeng.history.pending`) and the
+the figures out from the record just saved) and closes it again, also while
+``domeng serve`` runs on it (the file is shared: :mod:`domeng.storage.sqlite`). Only
+when the database cannot be opened for a lock (the service of an older Domeng, which
+held the file alone) is a note left instead (:mod:`domeng.history.pending`), and the
 game counts the next time the service or the terminal opens it.
 
 Its sentences are the catalogs' ``play.playing_as``, ``play.counted``, ``play.db_held``
@@ -19,6 +21,7 @@ from typing import Any
 
 from rich.text import Text
 
+from domeng.commands.invocation import command_line
 from domeng.history.pending import game_id, leave_note, record_pending
 from domeng.i18n import current
 
@@ -26,15 +29,16 @@ from .session import PlaySession
 
 
 class DatabaseHeld(Exception):
-    """The database is open in another process (the table service)."""
+    """Another process holds the database locked (an older Domeng's table service)."""
 
 
-def open_database(path: Path) -> Any:
-    """The shared database, or :class:`DatabaseHeld` while the service holds it."""
-    from domeng.server.storage import SQLiteStorage
+def open_database(where: Path | str) -> Any:
+    """The shared database (a SQLite file, or a PostgreSQL database's URL), or
+    :class:`DatabaseHeld` while another process holds it locked."""
+    from domeng.storage import open_storage
 
     try:
-        return SQLiteStorage(path)
+        return open_storage(where)
     except Exception as e:
         if "locked" in str(e):
             raise DatabaseHeld(str(e)) from None
@@ -46,7 +50,7 @@ def start(database: Path, pending: Path, player: str) -> str | None:
     print (None: nothing to say). ValueError for a computer level's name."""
     from domeng.bots import player_names
     from domeng.history.calibration import load
-    from domeng.history.ratings import Rating, shown
+    from domeng.history.ratings import Rating
     from domeng.history.recorder import computer_profiles, person_profile
 
     try:
@@ -60,10 +64,18 @@ def start(database: Path, pending: Path, player: str) -> str | None:
             me = person_profile(storage, player, time.time())
         except ValueError:
             raise ValueError(current()("play.computer_profile", name=player)) from None
-        rating = shown(Rating(me.figures.mu, me.figures.sigma))
-        return current()("play.playing_as", name=me.name, rating=rating)
+        rating = rating_words(Rating(me.figures.mu, me.figures.sigma))
+        page = command_line("stats", me.name)
+        return current()("play.playing_as", name=me.name, rating=rating, command=page)
     finally:
         storage.close()
+
+
+def rating_words(r: Any) -> str:
+    """A rating as one number with its uncertainty (``ratings.shown``), with the
+    language's decimal sign: ``25,0 ± 16,7``."""
+    w = current()
+    return f"{w.number(r.mu, 1)} ± {w.number(2 * r.sigma, 1)}"
 
 
 class ProfiledSession(PlaySession):
@@ -75,16 +87,26 @@ class ProfiledSession(PlaySession):
         self.database = database
         self.pending = pending
         self._held_told = False
+        self._to_say: list[Text] = []
+        """What recording said, kept until the round's end has been shown."""
 
     def save(self) -> None:
         super().save()
         if self.game.rounds and self.game.round.finished:
             self.record()
 
+    def after_round(self) -> None:
+        """Say what recording the round said (its rating), now that its end is shown: the
+        round is recorded as soon as it is saved, but told after its winning play."""
+        super().after_round()
+        for text in self._to_say:
+            self.say(text)
+        self._to_say.clear()
+
     def record(self) -> None:
         """Record the finished rounds not yet recorded (or leave a note)."""
         from domeng.engine.record import loads_recorded_game
-        from domeng.history.ratings import Rating, shown
+        from domeng.history.ratings import Rating
         from domeng.history.recorder import record_terminal_game
 
         text = self.path.read_text(encoding="utf-8")
@@ -94,7 +116,8 @@ class ProfiledSession(PlaySession):
             leave_note(self.pending, self.path, self.player)
             if not self._held_told:
                 self._held_told = True
-                self.say(Text(current()("play.db_held", name=self.player), style="yellow"))
+                said = current()("play.db_held", name=self.player)
+                self._to_say.append(Text(said, style="yellow"))
             return
         try:
             record_pending(storage, self.pending)
@@ -105,5 +128,6 @@ class ProfiledSession(PlaySession):
         finally:
             storage.close()
         if done and me is not None:
-            rating = shown(Rating(me.figures.mu, me.figures.sigma))
-            self.say(Text(current()("play.counted", name=me.name, rating=rating), style="dim"))
+            rating = rating_words(Rating(me.figures.mu, me.figures.sigma))
+            said = current()("play.counted", name=me.name, rating=rating)
+            self._to_say.append(Text(said, style="dim"))

@@ -15,12 +15,10 @@ from rich.text import Text
 
 from domeng.account import (
     describe,
-    narrate,
     pips,
     shortfall,
     standings_sentence,
     stones,
-    you_form,
 )
 from domeng.engine import (
     SEATS,
@@ -28,6 +26,8 @@ from domeng.engine import (
     Event,
     Game,
     Move,
+    Passed,
+    Played,
     Reason,
     Round,
     RoundEnded,
@@ -37,17 +37,27 @@ from domeng.engine import (
 from domeng.engine.standings import standings as game_figures
 from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
 from domeng.i18n import Words, current
+from domeng.i18n.catalog import catalog
+
+from .widths import cell_width, install, pad
+
+install()  # rich measures Devanagari's vowel signs as terminals draw them
 
 __all__ = [
+    "concerns",
     "domino",
     "end_choice",
     "final_standings",
     "full_stop",
+    "glossary",
     "hand_tiles",
     "level_words",
     "line_text",
+    "pad",
+    "person_seat",
     "round_header",
     "round_summary",
+    "rules",
     "sentence",
     "sentences",
     "standings",
@@ -71,33 +81,59 @@ def hand_tiles(mask: TileSet) -> list[Tile]:
     return sorted(tiles_of(mask), key=lambda t: (HIGH[t], LOW[t]), reverse=True)
 
 
-def sentence(event: Event, names: Sequence[str]) -> str:
-    """One event told for people (via :func:`domeng.account.describe`)."""
-    w = current()
-    return you_form(describe(event, names, w=w), names[0], w)
+PERSON = 0
+"""The seat of the person at the keyboard: what it does is told in the second person."""
 
 
-def sentences(events: Sequence[Event], names: Sequence[str]) -> list[str]:
-    """Events told for people, a pass together with its stones."""
-    w = current()
-    return [you_form(s, names[0], w) for s in narrate(events, names, w=w)]
+def person_seat(names: Sequence[str]) -> int | None:
+    """In a record, the seat of the terminal's person: seat 0 when its name is the
+    terminal's default name ("You") in one of the languages, else nobody.
+
+    >>> person_seat(["You", "Besse"]), person_seat(["Sen", "Besse"]), person_seat(["Andi"])
+    (0, 0, None)
+    """
+    from domeng.i18n import LANGUAGES, words
+
+    defaults = {words(code)("play.default.name") for code in LANGUAGES}
+    return PERSON if names and names[0] in defaults else None
+
+
+def sentence(event: Event, names: Sequence[str], you: int | None = PERSON) -> str:
+    """One event told for people (via :func:`domeng.account.describe`); the seat
+    ``you`` (the person at the keyboard) in the second person."""
+    return describe(event, names, w=current(), you=you)
+
+
+def sentences(events: Sequence[Event], names: Sequence[str], you: int | None = PERSON) -> list[str]:
+    """Events told for people, one sentence each (a pass, then its stones)."""
+    return [sentence(e, names, you) for e in events]
+
+
+def concerns(event: Event, seat: int) -> bool:
+    """Whether ``event`` is something ``seat`` did or received (shown in bold)."""
+    if isinstance(event, Played | Passed):
+        return event.seat == seat
+    if isinstance(event, StonesMoved):
+        return seat in (event.receiver, event.giver)
+    return False
 
 
 def round_header(r: Round, names: Sequence[str]) -> Text:
     """The line that announces a new round."""
     w = current()
     who = names[r.starter]
+    mine = "play.you_start_" if r.starter == PERSON else "play.starts_"
     if r.number > 1 and r.camat == r.starter:
-        told = w("play.starts_camat", who=who)
+        told = w(mine + "camat", who=who)
     elif r.number > 1:
-        told = w("play.starts_winner", who=who, n=r.number - 1)
+        told = w(mine + "winner", who=who, n=r.number - 1)
     elif r.opening_tile is not None:
-        told = w("play.starts_lempa", who=who, tile=domino(r.opening_tile))
+        told = w(mine + "lempa", who=who, tile=domino(r.opening_tile))
     else:
-        told = w("play.starts_any", who=who)
+        told = w(mine + "any", who=who)
     text = Text()
     text.append(w("play.round_n", n=r.number), style="bold")
-    text.append(f" — {you_form(told, names[0], w)}")
+    text.append(f" — {told}")
     return text
 
 
@@ -203,8 +239,7 @@ def _transfers(events: Sequence[Event], names: Sequence[str]) -> list[str]:
     out: list[str] = []
     by_receiver = sorted(totals.items(), key=lambda item: item[0][0])
     for (receiver, giver, reason), amount in by_receiver:
-        text = describe(StonesMoved(giver, receiver, amount, reason), names, w=w)
-        out.append(you_form(text, names[0], w))
+        out.append(describe(StonesMoved(giver, receiver, amount, reason), names, w=w, you=PERSON))
     return out
 
 
@@ -241,9 +276,9 @@ def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
         parts.extend(Text(f"  {full_stop(m)}") for m in moved)
     else:
         parts.append(Text("  " + w("play.none_moved")))
-    short = shortfall(r.events, names, w)
+    short = shortfall(r.events, names, w, PERSON)
     if short is not None:  # a CEKI that brought 1 stone, or none, looks like a mistake
-        parts.append(Text(f"  {you_form(short, names[0], w)}"))
+        parts.append(Text(f"  {short}"))
     parts.append(standings(r, names))
     return Group(*parts)
 
@@ -260,18 +295,23 @@ def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
         box=None,
         padding=(0, 1, 0, 0),
     )
-    table.add_column(w("standings.rank"), justify="right")
-    table.add_column(w("summary.player"), min_width=max(len(n) for n in names))
-    # Two-word headings may wrap in a narrow terminal; the game's words never do.
+    # "#" for the rank, as the leaderboard has it: a word there ("Peringkat") left the
+    # other headings too little room in 80 columns, and rich cut them ("dimenan…").
+    table.add_column("#", justify="right")
+    table.add_column(w("summary.player"), min_width=max(cell_width(n) for n in names))
+    # A heading of several words takes two lines, split between words (rich, left to
+    # fit 80 columns itself, narrowed them all alike and cut "Ontvang…"); the game's
+    # words never wrap.
     for heading in (
         "summary.titles",
         "summary.stones",
         "standings.received",
         "standings.rounds_won",
     ):
-        table.add_column(w(heading), justify="right")
+        text = w(heading)
+        table.add_column(text, justify="right", width=two_lines(text))
     for word in ("CEKI", "POLLO", "MANGUNO", "MATTIKKENG"):
-        table.add_column(word, justify="right", no_wrap=True, min_width=len(word))
+        table.add_column(word, justify="right", no_wrap=True, min_width=cell_width(word))
     for st in rows:
         figures = (st.titles, st.stones, st.received, st.rounds_won)
         counts = (st.ceki, st.pollo, st.manguno, st.mattikkeng)
@@ -281,8 +321,24 @@ def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
             *(str(n) for n in figures + counts),
             style="bold" if st.rank == 1 else None,
         )
-    winner = you_form(standings_sentence(rows, names, over=True, w=w), names[0], w)
+    winner = standings_sentence(rows, names, over=True, w=w, you=PERSON)
     return Group(table, Text(full_stop(winner), style="bold yellow"))
+
+
+def two_lines(text: str) -> int:
+    """The fewest cells in which ``text`` fits on two lines, split between two of its
+    words (a single word: its width).
+
+    >>> two_lines("Títulos de CAMAT"), two_lines("Ronde dimenangkan"), two_lines("CAMAT-titels")
+    (8, 11, 12)
+    """
+    words = text.split()
+    if len(words) < 2:
+        return cell_width(text)
+    return min(
+        max(cell_width(" ".join(words[:k])), cell_width(" ".join(words[k:])))
+        for k in range(1, len(words))
+    )
 
 
 def full_stop(sentence: str, w: Words | None = None) -> str:
@@ -291,9 +347,17 @@ def full_stop(sentence: str, w: Words | None = None) -> str:
 
     >>> full_stop("Besse wins the round"), full_stop("He was owed 3."), full_stop("CEKI!")
     ('Besse wins the round.', 'He was owed 3.', 'CEKI!')
+
+    A Hindi sentence ends with the danda, whatever its last word (the game's words are
+    written in Latin letters): a text with no Devanagari at all keeps the full stop.
+
     >>> from domeng.i18n import words
-    >>> full_stop("बेस्से जीतता है", words("hi")), full_stop("PASS: 1 STONES", words("hi"))
-    ('बेस्से जीतता है।', 'PASS: 1 STONES.')
+    >>> full_stop("बेस्से जीतता है", words("hi"))
+    'बेस्से जीतता है।'
+    >>> full_stop("Daeng नहीं खेल सकता — PASS: 1 STONES", words("hi"))
+    'Daeng नहीं खेल सकता — PASS: 1 STONES।'
+    >>> full_stop("PASS: 1 STONES", words("hi"))
+    'PASS: 1 STONES.'
     """
     if sentence.endswith((".", "!", "?", "।")):
         return sentence
@@ -302,7 +366,7 @@ def full_stop(sentence: str, w: Words | None = None) -> str:
 
 
 def _devanagari(text: str) -> bool:
-    return any("\u0900" <= c <= "\u097f" for c in text[-3:])
+    return any("\u0900" <= c <= "\u097f" for c in text)
 
 
 def level_words(kind: str) -> str:
@@ -310,3 +374,37 @@ def level_words(kind: str) -> str:
     w = current()
     key = f"level.{kind}"
     return w(key) if w.has(key) else kind
+
+
+def glossary() -> RenderableType:
+    """The game's words and what each means: the browser's glossary (its ``terms``),
+    in the terminal's language; the words themselves stay as they are."""
+    w = current()
+    terms = catalog(w.code).get("terms") or catalog("en")["terms"]
+    assert isinstance(terms, dict)
+    text = Text()
+    text.append(w("play.glossary_title"), style="bold")
+    for word, meaning in terms.items():
+        text.append("\n")
+        text.append(word, style="bold")
+        text.append(f" — {meaning}")
+    return text
+
+
+def rules() -> RenderableType:
+    """The whole rules, as the browser's rules page has them (its ``rules``), in the
+    terminal's language: headings in bold, a list's items after a bullet."""
+    w = current()
+    paragraphs = catalog(w.code).get("rules") or catalog("en")["rules"]
+    assert isinstance(paragraphs, list)
+    text = Text()
+    text.append(w("rules.title"), style="bold underline")
+    for paragraph in paragraphs:
+        assert isinstance(paragraph, str)
+        if paragraph.startswith("## "):
+            text.append(f"\n\n{paragraph[3:]}", style="bold")
+        elif paragraph.startswith("- "):
+            text.append(f"\n  • {paragraph[2:]}")
+        else:
+            text.append(f"\n{paragraph}")
+    return text

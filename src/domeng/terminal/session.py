@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -22,25 +21,32 @@ from rich.console import Console
 from rich.text import Text
 
 from domeng.bots import Player, make_player
+from domeng.commands.invocation import command_line
 from domeng.engine import SEATS, End, Game, Move, Round, RoundEnded, SeatView, parse_tile
 from domeng.engine.record import StandIns, save_record
+from domeng.engine.seatname import name_key, seat_name, split_name
 from domeng.i18n import current
 
 from .render import (
+    PERSON,
+    concerns,
     domino,
     end_choice,
     final_standings,
     full_stop,
+    glossary,
     hand_tiles,
     round_header,
     round_summary,
-    sentences,
+    rules,
+    sentence,
     status,
 )
 
 __all__ = [
     "OPPONENT_NAMES",
     "PERSON",
+    "SPARE_NAME",
     "PlaySession",
     "Quit",
     "Seat",
@@ -48,18 +54,15 @@ __all__ = [
     "bot_seed",
     "deal_rng",
     "new_seats",
-    "record_name",
     "resumed_seats",
-    "split_name",
 ]
 
-PERSON = 0
-"""The person's seat."""
 
 OPPONENT_NAMES = ("Besse", "Cicci", "Daeng", "Emba")
 """The computer players' names at seats 1-4."""
-
-_KIND = re.compile(r"^(?P<name>.*\S)\s+\((?P<kind>[^()]+)\)$")
+SPARE_NAME = "Andi"
+"""The name of the computer player whose name is the person's (``--name Daeng``,
+``--player daeng``): no two seats show the same name."""
 
 
 class Quit(Exception):
@@ -108,19 +111,6 @@ class Until:
         if self.what == "rounds":
             return len(game.rounds) >= self.count
         return max(game.titles) >= self.count
-
-
-def record_name(name: str, kind: str | None) -> str:
-    """A seat's name as the record keeps it: ``"Besse (basic)"`` for a computer player."""
-    return f"{name} ({kind})" if kind else name
-
-
-def split_name(text: str) -> tuple[str, str | None]:
-    """``"Besse (basic)"`` -> ``("Besse", "basic")``; a plain name has no kind."""
-    m = _KIND.match(text)
-    if m is None:
-        return text, None
-    return m.group("name"), m.group("kind")
 
 
 def deal_rng(seed: int, number: int) -> random.Random:
@@ -187,7 +177,7 @@ class PlaySession:
 
     @property
     def record_names(self) -> list[str]:
-        return [s.saved or record_name(s.name, s.kind) for s in self.seats]
+        return [s.saved or seat_name(s.name, s.kind) for s in self.seats]
 
     # -- the whole session ---------------------------------------------------
 
@@ -208,15 +198,20 @@ class PlaySession:
             # A second Ctrl-C here leaves the save made after the last move.
             with contextlib.suppress(KeyboardInterrupt):
                 self.save()
+        self.after_round()  # what the last round left to say, if it was not said
         self.console.print()
         w = current()
         self.console.print(
             Text(why + w("play.saved_in", path=self.path), style="bold"), soft_wrap=True
         )
-        self.console.print(Text(w("play.continue_with", path=self.path)), soft_wrap=True)
+        again = command_line("play", "--resume", self.path)
+        self.console.print(Text(w("play.continue_with", command=again)), soft_wrap=True)
 
     def save(self) -> None:
         save_record(self.path, self.game, self.record_names, stand_ins=self.stand_ins)
+
+    def after_round(self) -> None:
+        """A finished round has been told, its summary shown (a subclass adds to it)."""
 
     def over(self) -> bool:
         """Whether the game has reached its end (never, without ``until``)."""
@@ -231,7 +226,7 @@ class PlaySession:
         self.console.print(final_standings(self.game, self.names))
         self.console.print()
         self.say(Text(w("play.saved_in", path=self.path)))
-        self.say(Text(w("play.replay_with", path=self.path)))
+        self.say(Text(w("play.replay_with", command=command_line("replay", self.path))))
 
     def _play(self) -> None:
         game = self.game
@@ -249,6 +244,7 @@ class PlaySession:
             self._play_round(r)
             self.console.print()
             self.console.print(round_summary(r, self.names))
+            self.after_round()
             if self.over():
                 self._end()
                 return
@@ -287,9 +283,9 @@ class PlaySession:
             if isinstance(events[i], RoundEnded):
                 stop = i
                 break
-        for text in sentences(events[told:stop], self.names):
-            style = "bold" if text.startswith(self.names[PERSON] + " ") else None
-            self.say(Text(f"  {full_stop(text)}", style=style or ""))
+        for e in events[told:stop]:
+            text = full_stop(sentence(e, self.names))
+            self.say(Text(f"  {text}", style="bold" if concerns(e, PERSON) else ""))
         return len(events)
 
     def say(self, text: Text) -> None:
@@ -313,6 +309,13 @@ class PlaySession:
                 raise Quit
             if answer in ("h", "?", "help"):
                 self.say(Text(w("play.how_to")))
+                self.console.print()
+                self.console.print(glossary())
+                self.console.print()
+                self.say(Text(w("play.rules_hint"), style="dim"))
+                continue
+            if answer in ("r", "rules"):
+                self.console.print(rules())
                 continue
             t = self._tile_of(answer, tiles)
             if t is None:
@@ -380,6 +383,8 @@ def new_seats(name: str, opponents: str, seed: int) -> list[Seat]:
     """The person at seat 0 and four computer players of kind ``opponents``."""
     seats = [Seat(name)]
     for seat, who in enumerate(OPPONENT_NAMES, start=1):
+        if name_key(who) == name_key(name):
+            who = SPARE_NAME
         seats.append(Seat(who, opponents, make_player(opponents, bot_seed(seed, seat))))
     return seats
 

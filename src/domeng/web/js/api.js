@@ -15,19 +15,27 @@ export async function api(method, path, body) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);
   }
-  let r;
-  try {
-    r = await fetch(path, init);
-  } catch (e) {
-    throw new ApiError("network", String(e), 0);
-  }
-  const data = await r.json().catch(() => null);
-  if (!r.ok) {
+  // "busy": this browser's last replay or review is still under way (one at a time from
+  // each address): asked again after the wait the service names, a few times
+  for (let tries = 1; ; tries++) {
+    let r;
+    try {
+      r = await fetch(path, init);
+    } catch (e) {
+      throw new ApiError("network", String(e), 0);
+    }
+    const data = await r.json().catch(() => null);
+    if (r.ok) return data;
     const err = (data && data.error) || {};
+    if (err.code === "busy" && tries < BUSY_TRIES) {
+      await new Promise((done) => setTimeout(done, Math.min(5000, err.retry_after_ms || 1000)));
+      continue;
+    }
     throw new ApiError(err.code || `http_${r.status}`, err.message || r.statusText, r.status);
   }
-  return data;
 }
+
+const BUSY_TRIES = 8;
 
 const SEATS = "domeng.seats";
 

@@ -3,7 +3,7 @@
 
 import { el, layoutLine, openingIndex, place, text, tileBack, tileFace } from "./svg.js";
 import { language, stonesText, t, termMeaning } from "./i18n.js";
-import { SEAT_COLOURS } from "./history.js";
+import { SEAT_COLOURS, seatShape } from "./history.js";
 
 const LAYOUTS = {
   wide: {
@@ -86,7 +86,7 @@ function fitName(label, room) {
 }
 
 /** "4 tiles", "1 title": a count in words, singular or plural in this language. */
-function counted(key, n) {
+export function counted(key, n) {
   const form = new Intl.PluralRules(language()).select(n) === "one" ? "one" : "other";
   return t(`${key}_${form}`, { n });
 }
@@ -168,7 +168,11 @@ function seatPanel(o) {
   const tFit = fitLabel(`★ ${titleWords}`, w / 2 - 14, 15);
   const star = text(w / 2 - 10, h / 2 - 11, `★ ${titleWords}`, { class: "seat-small", "text-anchor": "end", "data-seat-titles": titles, style: `font-size: ${tFit}px` });
   g.appendChild(titled(star, `${t("board.titles")}: ${titles}`));
-  if (o.colour) g.appendChild(el("rect", { x: -w / 2 + 18, y: -h / 2 + 1, width: w - 36, height: 4, rx: 2, fill: o.colour, class: "seat-stripe" }));
+  if (o.colour) {
+    g.appendChild(el("rect", { x: -w / 2 + 18, y: -h / 2 + 1, width: w - 36, height: 4, rx: 2, fill: o.colour, class: "seat-stripe" }));
+    // the seat's shape beside its colour: its last tile on the line carries the same one
+    g.appendChild(seatShape(o.seat, w / 2 - 13, -h / 2 + 3, 7, o.colour));
+  }
   if (o.passed && !turn) {
     // the seat's last move was a PASS: a badge on the plate's edge until it is in turn again
     const badge = el("g", { class: "pass-badge", "data-pass-badge": o.seat, transform: `translate(${-w / 2 + 32} ${-h / 2 - 5})` });
@@ -343,6 +347,7 @@ export function drawBoard(o) {
       if (latest) outer.classList.add("latest");
       const pad = latest ? 5 : 3;
       outer.appendChild(el("rect", { x: -ls - pad, y: -ls / 2 - pad, width: 2 * ls + 2 * pad, height: ls + 2 * pad, rx: ls * 0.2, class: "last-mark", stroke: SEAT_COLOURS[by] }));
+      outer.appendChild(seatShape(by, -ls - pad, -ls / 2 - pad, latest ? 7.5 : 6.5, SEAT_COLOURS[by]));
     }
     lineG.appendChild(outer);
   }
@@ -434,7 +439,8 @@ export function drawBoard(o) {
         "data-selected": o.selected === tn ? "true" : null,
         tabindex: playable && o.myTurn ? 0 : -1, // Tab visits the tiles that can be played
         role: "button",
-        "aria-label": `[${a}|${b}]${playable ? ` — ${t("board.playable")}` : ""}`,
+        // a screen reader's name for it: "6 and 4 — can be played — chosen"
+        "aria-label": [t("board.tile_named", { a, b }), playable ? t("board.playable") : "", o.selected === tn ? t("board.chosen") : "", hinted ? t("board.hinted") : ""].filter(Boolean).join(" — "),
         "aria-disabled": playable ? "false" : "true",
       });
       place(g, x, L.hand[1] + lift, 90);
@@ -477,4 +483,9 @@ export function pileSpot(layout) {
 
 export function layoutFor(width) {
   return width < 720 ? "tall" : "wide";
+}
+
+/** The board's proportions in a layout ("1000 / 660"), for its place kept before it is drawn. */
+export function boardRatio(layout) {
+  return `${LAYOUTS[layout].w} / ${LAYOUTS[layout].h}`;
 }

@@ -3,13 +3,19 @@
 // reader's language), and seats this viewer muted. What people type is shown as text,
 // never as HTML.
 
-import { mutedSeats, setMuted } from "./api.js";
+import { api, mutedSeats, setMuted } from "./api.js";
+import { inClub, isAdmin } from "./club.js";
 import { setTermText, t } from "./i18n.js";
 import { h } from "./summary.js";
+import { refusalText, showApiError, showNote } from "./ui.js";
 
 export const PHRASES = ["hello", "good_luck", "well_played", "pass", "ceki", "pollo", "camat", "hurry_up", "oops", "thanks", "good_game", "again"];
+/** Emoji reactions beside the quick phrases: sent as the emoji itself (a text), each
+ * with its name in words for a screen reader. */
+export const REACTIONS = [["thumbs_up", "👍"], ["applause", "👏"], ["laugh", "😄"], ["surprise", "😮"], ["grimace", "😬"], ["thanks", "🙏"]];
 export const MAX_TEXT = 200;
 const KEPT = 100;
+const REFUSED_MS = 6000;
 
 function keyOf(m) {
   return `${m.at}|${m.seat}|${m.text ?? ""}|${m.phrase ?? ""}`;
@@ -28,6 +34,9 @@ export function createChat(container, opts) {
   const messages = [];
   const seen = new Set();
   const pending = new Map(); // id of a text sent -> the text, put back if it is refused
+  const sent = new Set(); // ids of every chat message sent: a refusal of one is said here
+  let refusedTimer = 0;
+  let heard = 0; // messages heard, for the phone's count of those not yet seen
   let ctx = { names: [], mine: new Set(), canTalk: false, seats: [] };
 
   container.innerHTML = `
@@ -41,7 +50,9 @@ export function createChat(container, opts) {
         <input data-chat-input maxlength="${MAX_TEXT}" autocomplete="off">
         <button type="submit" class="small primary" data-chat-send></button>
       </form>
+      <p class="chat-refused" data-chat-refused role="status" hidden></p>
       <p class="muted chat-silent" hidden></p>
+      <div class="reactions" role="group" data-reactions></div>
       <div class="phrases" role="group" data-phrases></div>
     </section>`;
   const q = (s) => container.querySelector(s);
@@ -50,7 +61,7 @@ export function createChat(container, opts) {
     ev.preventDefault();
     const text = input.value.trim();
     if (!text) return;
-    const id = opts.send({ type: "chat", text: text.slice(0, MAX_TEXT) });
+    const id = say({ type: "chat", text: text.slice(0, MAX_TEXT) });
     if (id !== null && id !== undefined) {
       pending.set(id, text);
       input.value = "";
@@ -59,8 +70,35 @@ export function createChat(container, opts) {
   const phrases = q("[data-phrases]");
   for (const key of PHRASES) {
     const b = h("button", { type: "button", class: "small phrase", "data-phrase": key }, [h("span")]);
-    b.addEventListener("click", () => opts.send({ type: "chat", phrase: key }));
+    b.addEventListener("click", () => say({ type: "chat", phrase: key }));
     phrases.appendChild(b);
+  }
+
+  /** Send a chat message; answers its id (null: not sent). */
+  function say(message) {
+    const id = opts.send(message);
+    if (id !== null && id !== undefined) {
+      sent.add(id);
+      if (sent.size > KEPT) sent.delete(sent.values().next().value);
+    }
+    return id;
+  }
+
+  /** A refusal said once, in words, under the input (a burst of them: the same line). */
+  function sayRefused(code) {
+    const note = q("[data-chat-refused]");
+    note.textContent = refusalText(code);
+    note.dataset.code = code;
+    note.hidden = false;
+    clearTimeout(refusedTimer);
+    refusedTimer = window.setTimeout(() => (note.hidden = true), REFUSED_MS);
+  }
+
+  const reactions = q("[data-reactions]");
+  for (const [name, emoji] of REACTIONS) {
+    const b = h("button", { type: "button", class: "small reaction", "data-reaction": name, text: emoji });
+    b.addEventListener("click", () => say({ type: "chat", text: emoji }));
+    reactions.appendChild(b);
   }
 
   function line(m) {
@@ -72,17 +110,59 @@ export function createChat(container, opts) {
     if (m.phrase) setTermText(words, chatWords(m)); // our own words: the game's terms explained
     else words.textContent = chatWords(m); // typed by someone: text, never HTML
     li.appendChild(words);
+    if (inClub() && !ctx.mine.has(m.seat)) li.appendChild(moderation(m));
     return li;
   }
 
+  /** In a club: "Report" for anyone, "Hide" for an admin (hidden for everyone). */
+  function moderation(m) {
+    const box = h("span", { class: "chat-moderation" });
+    const path = `/api/tables/${encodeURIComponent(opts.tableId)}/chat`;
+    const report = h("button", { type: "button", class: "link small", "data-report-chat": "", text: t("club.report") });
+    report.addEventListener("click", async () => {
+      try {
+        await api("POST", `${path}/report`, { at: m.at });
+        showNote(t("club.reported"));
+      } catch (e) {
+        showApiError(e);
+      }
+    });
+    box.appendChild(report);
+    if (isAdmin()) {
+      const hide = h("button", { type: "button", class: "link small", "data-hide-chat": "", text: t("club.hide") });
+      hide.addEventListener("click", async () => {
+        try {
+          await api("POST", `${path}/hide`, { at: m.at });
+        } catch (e) {
+          showApiError(e);
+        }
+      });
+      box.appendChild(hide);
+    }
+    return box;
+  }
+
+  // Whether the reader is at the log's end (it then follows what is said): kept as they
+  // scroll, so that drawing the log never has to measure the page first.
+  const logBox = q("[data-chat-log]");
+  let atEnd = true;
+  logBox.addEventListener("scroll", () => (atEnd = logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight < 30), { passive: true });
+
   function drawLog() {
-    const log = q("[data-chat-log]");
-    const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 30;
+    const log = logBox;
     const muted = mutedSeats(opts.tableId);
     const shown = messages.filter((m) => m.seat === null || !muted.has(m.seat));
+    // the same lines as drawn last: nothing to do (the table redraws on every move)
+    const last = shown[shown.length - 1];
+    const key = JSON.stringify([document.documentElement.lang, shown.length, last ? keyOf(last) : null, [...muted]]);
+    if (log.dataset.key === key) return;
+    log.dataset.key = key;
     log.replaceChildren(...shown.map(line));
     if (!shown.length) log.appendChild(h("li", { class: "muted", text: t("chat.none") }));
-    if (atEnd || !log.dataset.drawn) log.scrollTop = log.scrollHeight;
+    if (atEnd || !log.dataset.drawn) {
+      // at the next frame, when the page is laid out anyway (not forced now)
+      requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
+    }
     log.dataset.drawn = "1";
   }
 
@@ -119,6 +199,13 @@ export function createChat(container, opts) {
     for (const b of phrases.querySelectorAll("[data-phrase]")) setTermText(b.firstChild, t(`phrase.${b.dataset.phrase}`));
     q("[data-chat-form]").hidden = !ctx.canTalk;
     phrases.hidden = !ctx.canTalk;
+    reactions.hidden = !ctx.canTalk;
+    reactions.setAttribute("aria-label", t("chat.reactions"));
+    for (const b of reactions.querySelectorAll("[data-reaction]")) {
+      const name = t(`reaction.${b.dataset.reaction}`);
+      b.setAttribute("aria-label", name);
+      b.title = name;
+    }
     const silent = q(".chat-silent");
     silent.hidden = ctx.canTalk;
     silent.textContent = t("chat.silent");
@@ -130,6 +217,7 @@ export function createChat(container, opts) {
     const k = keyOf(m);
     if (seen.has(k)) return false;
     seen.add(k);
+    if (m.seat === null || !mutedSeats(opts.tableId).has(m.seat)) heard += 1;
     messages.push(m);
     if (messages.length > KEPT) seen.delete(keyOf(messages.shift()));
     return true;
@@ -151,11 +239,25 @@ export function createChat(container, opts) {
       drawLog();
       if (m.seat !== null && !mutedSeats(opts.tableId).has(m.seat)) opts.onSaid(m);
     },
-    /** A refusal of what was sent: a text typed comes back to the input. */
-    refused(replyTo) {
+    /** A refusal: when of something said here, a text typed comes back to the input and
+     * the refusal is said in words under it; answers whether it was (no toast then). */
+    refused(replyTo, code) {
+      if (!sent.has(replyTo)) return false;
+      sent.delete(replyTo);
       const text = pending.get(replyTo);
       pending.delete(replyTo);
       if (text !== undefined && !input.value) input.value = text;
+      sayRefused(code);
+      return true;
+    },
+    /** A club's admin hid the message said at `at`: gone for everyone. */
+    hide(at) {
+      for (let i = messages.length - 1; i >= 0; i--) if (messages[i].at === at) messages.splice(i, 1);
+      drawLog();
+    },
+    /** How many messages were heard so far (a muted seat's are not). */
+    count() {
+      return heard;
     },
     isMuted(seat) {
       return mutedSeats(opts.tableId).has(seat);

@@ -4,7 +4,7 @@
 // beliefs about the hidden hands. The texts are the language file's "coach" group.
 
 import { api } from "./api.js";
-import { setTermText, t } from "./i18n.js";
+import { numberText, setTermText, t } from "./i18n.js";
 import { h } from "./summary.js";
 
 /** A text of the "coach" group, with {placeholders} filled in. */
@@ -26,8 +26,8 @@ function moveText(m) {
   return ct(`move_${m.end}`, { tile: tileText(m.tile) });
 }
 
-function stonesText(x) {
-  return (Math.round(x * 100) / 100).toFixed(2);
+function stonesText(x, sign = false) {
+  return numberText(x, 2, sign);
 }
 
 /** One of the coach's reasons (docs/bots.md, "The coach") as a sentence. */
@@ -145,7 +145,7 @@ export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
   const head = ct("decision", { n: d.index + 1, played: moveText(d.played), best: moveText(d.best), loss: stonesText(d.loss) });
   item.appendChild(h("p", { class: "decision-head", text: head }));
   if (d.mark) item.appendChild(h("strong", { class: "mark", "data-mark": d.mark, text: ct(`mark_${d.mark}`) }));
-  const moves = h("p", { class: "muted decision-moves", text: d.moves.map((m) => `${moveText(m)} ${m.value >= 0 ? "+" : ""}${stonesText(m.value)}`).join(" · ") });
+  const moves = h("p", { class: "muted decision-moves", text: d.moves.map((m) => `${moveText(m)} ${stonesText(m.value, true)}`).join(" · ") });
   item.appendChild(moves);
   if (d.reasons.length) item.appendChild(setTermText(h("p", { class: "decision-why" }), d.reasons.map((r) => reasonText(r, names)).join(" ")));
   item.appendChild(h("p", { class: "muted hindsight", "data-hindsight": "", text: ct("hindsight", { played: stonesText(d.hindsight.played), best: moveText(d.hindsight.best), value: stonesText(d.hindsight.best.value) }) }));
@@ -154,10 +154,27 @@ export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
   return item;
 }
 
+/**
+ * Luck and skill apart (`data-luck-skill`): of the stones the seat received in the round,
+ * those its decisions cost (the sum of its losses) and those the deal brought; null when
+ * the review has no such figures.
+ */
+export function luckSkillElement(doc, names) {
+  const ls = doc.luck_skill;
+  if (!ls) return null;
+  const text = ct("luck_skill", { who: names[doc.seat], received: ls.received, skill: stonesText(ls.decisions), luck: stonesText(ls.deal) });
+  const p = h("p", { class: "luck-skill", "data-luck-skill": "" });
+  p.dataset.decisions = String(ls.decisions);
+  p.dataset.deal = String(ls.deal);
+  return setTermText(p, text);
+}
+
 /** A round's review (GET .../review) as an element (`data-review`). */
 export function reviewElement(doc, names) {
   const box = h("section", { class: "review-card", "data-review": "" });
   box.appendChild(h("h2", { text: ct("review_title", { who: names[doc.seat], n: doc.round }) }));
+  const luck = luckSkillElement(doc, names);
+  if (luck) box.appendChild(luck);
   if (!doc.decisions.length) {
     box.appendChild(h("p", { class: "muted", text: ct("review_none") }));
     return box;

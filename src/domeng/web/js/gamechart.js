@@ -24,7 +24,7 @@ export function stonesChart(tableId, names) {
       const title = t("players.stones_over_rounds");
       box.appendChild(h("h3", { html: termify(title) }));
       const series = names.map((name, seat) => ({ name, points: doc.stones.map((r) => r[seat]) }));
-      box.appendChild(lineChart({ title, xLabel: t("players.chart_round"), series, legend: true }));
+      box.appendChild(lineChart({ title, xLabel: t("players.chart_round"), series, legend: true, integer: true }));
     })
     .catch(() => box.remove()); // the standings stand without it
   return box;

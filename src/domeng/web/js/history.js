@@ -3,10 +3,27 @@
 // their last move was a PASS, and the list of their plays and passes (a plate's popover).
 
 import { t } from "./i18n.js";
-import { tileIcon } from "./svg.js";
+import { el, tileIcon } from "./svg.js";
 
 /** Five colours that tell the seats apart on the felt (the plate's stripe, the tile's mark). */
 export const SEAT_COLOURS = ["#5fb4f5", "#ffb454", "#c58cf0", "#ff7aa8", "#7fe0d4"];
+
+/** Five shapes that tell the seats apart without their colour (circle, square, triangle,
+ * diamond, star), drawn in the seat's colour with a dark edge, at cx, cy. */
+export function seatShape(seat, cx, cy, r, colour) {
+  const k = ((seat % 5) + 5) % 5;
+  const attrs = { fill: colour, class: "seat-shape", "data-seat-shape": k, "aria-hidden": "true" };
+  if (k === 0) return el("circle", { cx, cy, r, ...attrs });
+  if (k === 1) return el("rect", { x: cx - r * 0.9, y: cy - r * 0.9, width: r * 1.8, height: r * 1.8, ...attrs });
+  const pts = [];
+  const corners = k === 2 ? 3 : k === 3 ? 4 : 10;
+  for (let i = 0; i < corners; i++) {
+    const a = -Math.PI / 2 + (i * 2 * Math.PI) / corners;
+    const rr = k === 4 && i % 2 ? r * 0.5 : k === 2 ? r * 1.2 : r * 1.15;
+    pts.push(`${(cx + rr * Math.cos(a)).toFixed(1)},${(cy + rr * Math.sin(a)).toFixed(1)}`);
+  }
+  return el("polygon", { points: pts.join(" "), ...attrs });
+}
 
 /**
  * From the round's events: `tiles` (line tile → the seat that laid it, for each seat's

@@ -6,7 +6,7 @@
 import { forgetTable, hostAction } from "./api.js";
 import { t } from "./i18n.js";
 import { h } from "./summary.js";
-import { showApiError } from "./ui.js";
+import { openLayer, showApiError } from "./ui.js";
 
 /** A person's seat the host may hand to a computer: nobody came, or they are away. */
 export function replaceable(s, mine) {
@@ -88,13 +88,7 @@ export function removeDialog(tableId, after) {
   row.append(yes, no);
   card.appendChild(row);
   layer.appendChild(card);
-  const close = () => {
-    layer.remove();
-    document.removeEventListener("keydown", onKey);
-  };
-  const onKey = (ev) => {
-    if (ev.key === "Escape") close();
-  };
+  const close = openLayer(layer);
   no.addEventListener("click", close);
   yes.addEventListener("click", async () => {
     yes.disabled = true;
@@ -108,7 +102,5 @@ export function removeDialog(tableId, after) {
       yes.disabled = false;
     }
   });
-  document.addEventListener("keydown", onKey);
-  document.body.appendChild(layer);
   no.focus();
 }

@@ -1,14 +1,9 @@
 // Languages: every visible text comes from i18n/<lang>.json; the game's terms stay
 // untranslated and are explained on hover or tap (the glossary).
 
-export const LANGUAGES = [
-  ["en", "English"],
-  ["id", "Bahasa Indonesia"],
-  ["tr", "Türkçe"],
-  ["pt", "Português"],
-  ["nl", "Nederlands"],
-  ["hi", "हिन्दी"],
-];
+import { LANGUAGES, STORE, languageFile, preferredLanguage } from "./language.js";
+
+export { LANGUAGES, preferredLanguage };
 
 /** The game's own words, never translated (longest first, for matching). */
 export const TERMS = [
@@ -28,7 +23,6 @@ export const TERMS = [
   "PASS",
 ];
 
-const STORE = "domeng.lang";
 let dict = {};
 let lang = "en";
 const cache = {};
@@ -44,26 +38,9 @@ function withGroups(doc) {
 
 async function fetchLang(code) {
   if (!cache[code]) {
-    const r = await fetch(`/web/i18n/${code}.json`);
-    if (!r.ok) throw new Error(`language ${code}: ${r.status}`);
-    cache[code] = withGroups(await r.json());
+    cache[code] = withGroups(await languageFile(code));
   }
   return cache[code];
-}
-
-/** The language to start with: asked in the address (?lang=id, as `domeng --lang id` and
- * docs/rules.md open it), else remembered, else the browser's, else English. */
-export function preferredLanguage() {
-  const known = LANGUAGES.map(([c]) => c);
-  const asked = new URLSearchParams(location.search).get("lang");
-  if (asked && known.includes(asked)) return asked;
-  const saved = localStorage.getItem(STORE);
-  if (saved && known.includes(saved)) return saved;
-  for (const l of navigator.languages || []) {
-    const c = l.slice(0, 2).toLowerCase();
-    if (known.includes(c)) return c;
-  }
-  return "en";
 }
 
 export async function setLanguage(code) {
@@ -113,12 +90,35 @@ export function termMeaning(term) {
   return (dict.terms || {})[term] || "";
 }
 
+const plurals = {};
+
+/** The language's plural rules, made once (each new one is slow to make). */
+function pluralRules(code) {
+  plurals[code] ??= new Intl.PluralRules(code);
+  return plurals[code];
+}
+
 /** A count of STONES (singular and plural forms per language). */
 export function stonesText(n) {
   const forms = dict.n_stones;
-  const rule = new Intl.PluralRules(lang).select(n);
+  const rule = pluralRules(lang).select(n);
   const form = forms[rule] ?? forms.other;
   return form.replace("{n}", String(n));
+}
+
+const numberFormats = {};
+
+/**
+ * `x` written as the page's language writes numbers: its decimal sign and grouping
+ * ("0,14" in Indonesian, Dutch, Portuguese and Turkish, where "1.200" reads as twelve
+ * hundred), `digits` digits after the sign (null: as many as it has, up to 3), a "+"
+ * before a positive number when `sign` (as the terminal's Words.number).
+ */
+export function numberText(x, digits = null, sign = false) {
+  const key = `${lang} ${digits} ${sign}`;
+  const options = digits === null ? { maximumFractionDigits: 3 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  numberFormats[key] ??= new Intl.NumberFormat(lang, { ...options, ...(sign ? { signDisplay: "always" } : {}) });
+  return numberFormats[key].format(Number(x) || 0); // no "-0"
 }
 
 export function escapeHtml(s) {

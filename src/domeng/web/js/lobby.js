@@ -21,10 +21,24 @@ const END_DEFAULTS = { titles: 3, rounds: 10 };
 const END_MAX = { titles: 1000, rounds: 10000 };
 const DEFAULT_NAMES = ["Andi", "Besse", "Cicci", "Daeng", "Emba"];
 
+/** What two names that read the same share (the service's name_key): case and spaces
+ * aside. No two seats of a table show the same name. */
+function nameKey(name) {
+  return name.normalize("NFKC").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+}
+
 export function levelLabel(level) {
   const key = `level.${level}`;
   const s = t(key);
   return s === key ? level : s;
+}
+
+/** A level where it is chosen or ranked: the ladder's name for players beside the
+ * technical name ("Club player (expert:fast)"; docs/bots.md, "The ladder"). */
+export function ladderLabel(level) {
+  const key = `ladder.${level}`;
+  const s = t(key);
+  return s === key ? levelLabel(level) : `${s} (${level})`;
 }
 
 /** Start a game: the person of this screen against four computer players. */
@@ -33,6 +47,7 @@ export async function newGame() {
   const level = pref("level", info.default_level || "basic");
   const name = currentProfile()?.name || pref("name", "") || "Andi";
   const pace = Number(pref("pace", "700"));
+  /** @type {object[]} */
   const seats = [{ kind: "person", name, ...withProfile() }];
   for (let i = 0; i < 4; i++) seats.push({ kind: "computer", level });
   const table = await api("POST", "/api/tables", { seats, pace_ms: pace });
@@ -86,7 +101,7 @@ export function lobbyPage(root) {
   let joinName = pref("name", "");
 
   function levelOptions(select, chosen) {
-    select.replaceChildren(...info.levels.map((l) => h("option", { value: l, selected: l === chosen, text: levelLabel(l) })));
+    select.replaceChildren(...info.levels.map((l) => h("option", { value: l, selected: l === chosen, text: ladderLabel(l) })));
   }
 
   root.innerHTML = `
@@ -95,9 +110,10 @@ export function lobbyPage(root) {
         <div class="hero-tiles" aria-hidden="true"></div>
         <h1 data-i18n="lobby.title"></h1>
         <p class="intro" data-i18n="lobby.intro"></p>
-        <div class="profile-box"></div>
         <div class="join-box" data-join-box hidden></div>
-        <div class="row">
+        <div class="profile-box"></div>
+        <button type="button" class="small own-game" data-own-game hidden data-i18n="lobby.own_game"></button>
+        <div class="row quick-game">
           <label><span data-i18n="lobby.your_name"></span> <input id="my-name" autocomplete="nickname" maxlength="40"></label>
           <label><span data-i18n="lobby.level"></span> <select id="level"></select></label>
           <button type="button" class="primary big" data-new-game data-i18n="lobby.new_game"></button>
@@ -143,11 +159,16 @@ export function lobbyPage(root) {
       </section>
     </div>`;
   const q = (s) => root.querySelector(s);
-  for (const [name, up] of [["6-6", true], ["6-4", false], ["4-1", true], ["5-5", true]]) {
+  for (const [name, up] of /** @type {[string, boolean][]} */ ([["6-6", true], ["6-4", false], ["4-1", true], ["5-5", true]])) {
     q(".hero-tiles").appendChild(tileIcon(name, { s: 26, upright: up }));
   }
 
   // one click
+  q("[data-own-game]").addEventListener("click", () => {
+    ownGame = true;
+    renderQuickGame();
+    nameInput.focus();
+  });
   const nameInput = q("#my-name");
   nameInput.value = currentProfile()?.name || pref("name", "");
   const picker = profilePicker(q(".profile-box"), (p) => {
@@ -210,9 +231,18 @@ export function lobbyPage(root) {
     // the name the player already typed above is theirs at this table too
     const typed = nameInput.value.trim() || pref("name", "");
     const firstMe = seatRows.findIndex((r) => r.kind === "me");
+    // no two seats of a table show one name: a seat of this screen left unnamed takes
+    // a name no other one has (two typed the same are refused, in words)
+    const used = new Set(seatRows.filter((r) => r.kind === "me" && r.name.trim()).map((r) => nameKey(r.name)));
+    const meName = (r, i) => {
+      if (r.name.trim()) return r.name.trim();
+      const name = [i === firstMe && typed, currentProfile()?.name, DEFAULT_NAMES[i], ...DEFAULT_NAMES].find((x) => x && !used.has(nameKey(x)));
+      used.add(nameKey(name));
+      return name;
+    };
     const seats = seatRows.map((r, i) => {
       if (r.kind === "computer") return { kind: "computer", level: r.level };
-      if (r.kind === "me") return { kind: "person", name: r.name.trim() || (i === firstMe && typed) || currentProfile()?.name || DEFAULT_NAMES[i], ...withProfile() };
+      if (r.kind === "me") return { kind: "person", name: meName(r, i), ...withProfile() };
       // a friend's seat: invited (a link with a code only the host has), or anyone may sit
       return r.open ? { kind: "person", open: true } : { kind: "person" };
     });
@@ -417,17 +447,36 @@ export function lobbyPage(root) {
     renderJoin();
   }
 
+  let ownGame = false; // invited, the person asked for a game of their own all the same
+
+  /** Invited to a seat: the invitation first and alone, one name to type; the profile
+   * (when none is chosen) and a new game of one's own only on asking. */
+  function renderQuickGame() {
+    const invited = !!joining && !ownGame;
+    q(".quick-game").hidden = invited;
+    q("[data-own-game]").hidden = !invited;
+    q(".profile-box").hidden = invited && !currentProfile();
+  }
+
   function renderJoin() {
     const jb = q("[data-join-box]");
     jb.hidden = !joining;
     jb.replaceChildren();
+    renderQuickGame();
     if (!joining) return;
     const tb = joinTable;
     const n = joining.seat + 1;
     const hostSeat = tb && tb.host !== null && tb.host !== undefined ? tb.seats[tb.host] : null;
     const title = joining.invite && hostSeat ? t("lobby.join_invited", { host: seatName(hostSeat, false), n, id: joining.table }) : t("lobby.join_title", { n, id: joining.table });
-    jb.appendChild(setTermText(h("p", {}), title));
+    const heading = setTermText(h("p", { "data-join-title": "" }), title);
+    jb.appendChild(heading);
+    // no name field left (a refusal, or a seat held here already): no "type your name"
+    const noField = () => {
+      const plain = joining.invite && hostSeat ? t("lobby.join_invited_plain", { host: seatName(hostSeat, false), n, id: joining.table }) : t("lobby.join_title_plain", { n, id: joining.table });
+      setTermText(heading, plain);
+    };
     const say = (code, extra = []) => {
+      noField();
       const known = t(`error.${code}`);
       const p = h("p", { class: "error-text", "data-join-error": code, text: known === `error.${code}` ? t("error.other") : known });
       jb.appendChild(p);
@@ -438,6 +487,7 @@ export function lobbyPage(root) {
       // one seat per browser at a table (the seats of one screen are created together)
       const back = h("a", { class: "button primary", href: `#/table/${joining.table}`, text: t("lobby.back_to_seat") });
       back.addEventListener("click", () => history.replaceState(null, "", location.pathname + location.hash));
+      noField();
       jb.appendChild(h("p", { class: "error-text", "data-join-error": "already_seated", text: t("lobby.already_seated") }));
       jb.appendChild(back);
       return;
@@ -447,8 +497,11 @@ export function lobbyPage(root) {
     if (tb && !seat) return say("unknown_seat");
     if (seat && seat.kind !== "person") return say("computer_seat");
     if (seat && seat.taken && !joinError) return say("seat_taken");
-    if (joinError) say(joinError.code);
-    if (joinError && ["bad_invite", "seat_taken", "game_over"].includes(joinError.code)) return;
+    if (joinError && ["bad_invite", "seat_taken", "game_over"].includes(joinError.code)) return say(joinError.code);
+    if (joinError) {
+      say(joinError.code);
+      setTermText(heading, title); // the field stays: the heading still asks for the name
+    }
     const input = h("input", { value: joinName, maxlength: 40, "aria-label": t("lobby.your_name"), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
     const btn = h("button", { type: "button", class: "primary", "data-join": "", text: t("lobby.take_seat") });
     const go = async () => {

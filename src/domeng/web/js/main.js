@@ -1,46 +1,88 @@
 // The browser table of Domeng: a small router over the pages, the language menu, the
 // glossary. No build step: plain JavaScript modules served by `domeng serve`.
 
+import { takeHandoff } from "./handoff.js";
 import { api } from "./api.js";
 import { LANGUAGES, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
-import { leaderboardPage } from "./leaderboard.js";
-import { lobbyPage, newGame } from "./lobby.js";
-import { playerPage } from "./player.js";
-import { replayPage } from "./replay.js";
-import { rulesPage } from "./rules.js";
-import { tablePage } from "./table.js";
 import { installGlossary, showApiError } from "./ui.js";
+import { claimGuest, claimPage, clubBar, clubSession, signInPage } from "./club.js";
 
 const view = document.getElementById("view");
 let current = null;
 
-function route() {
+// Each page's module is fetched when the page is first shown, not with this one: a
+// module's whole static graph comes before it runs, so the replay waited for the start
+// page's, the table's and the players' files (issue 32: the largest element late).
+const PAGES = {
+  table: () => import("./table.js"),
+  replay: () => import("./replay.js"),
+  rules: () => import("./rules.js"),
+  player: () => import("./player.js"),
+  leaderboard: () => import("./leaderboard.js"),
+  lobby: () => import("./lobby.js"),
+  members: () => import("./members.js"),
+  tournament: () => import("./tournament.js"),
+};
+
+/**
+ * The page of an address: [its module's name, how it is drawn from that module].
+ * @returns {[string, (m: any) => any]}
+ */
+function pageOf(page, arg, sub, more) {
+  const id = arg ? decodeURIComponent(arg) : "";
+  if (page === "table" && arg) return ["table", (m) => m.tablePage(view, id)];
+  if (page === "watch" && arg) return ["table", (m) => m.tablePage(view, id, { watch: true })];
+  if (page === "replay" && arg) return ["replay", (m) => m.replayPage(view, { kind: "table", id })];
+  if (page === "replay-file") {
+    const file = { kind: "file", doc: sessionStorage.getItem("domeng.record"), name: sessionStorage.getItem("domeng.record.name") };
+    return ["replay", (m) => m.replayPage(view, file)];
+  }
+  if (page === "rules") return ["rules", (m) => m.rulesPage(view)];
+  if (page === "player" && arg) return ["player", (m) => m.playerPage(view, id)];
+  if (page === "leaderboard") return ["leaderboard", (m) => m.leaderboardPage(view)];
+  if (page === "members" && window.domengClub.member) return ["members", (m) => m.membersPage(view, id)];
+  if (page === "tournaments") return ["tournament", (m) => m.newTournamentPage(view)];
+  if (page === "tournament" && arg) {
+    const mode = sub === "print" ? "print" : sub === "me" && more ? "me" : "standings";
+    return ["tournament", (m) => m.tournamentPage(view, id, mode, more ? decodeURIComponent(more) : null)];
+  }
+  return ["lobby", (m) => m.lobbyPage(view)];
+}
+
+let routing = 0; // the address shown last: a page whose module comes late is not drawn
+
+async function route() {
+  const mine = ++routing;
+  // the page left goes at once (nothing of it is seen, nor acts, while the next comes)
   if (current) current.unmount();
   current = null;
-  const hash = location.hash.replace(/^#\/?/, "");
-  const [page, arg] = hash.split("/");
   view.replaceChildren();
-  document.body.dataset.page = page;
-  if (page === "table" && arg) current = tablePage(view, decodeURIComponent(arg));
-  else if (page === "watch" && arg) current = tablePage(view, decodeURIComponent(arg), { watch: true });
-  else if (page === "replay" && arg) current = replayPage(view, { kind: "table", id: decodeURIComponent(arg) });
-  else if (page === "replay-file") {
-    current = replayPage(view, { kind: "file", doc: sessionStorage.getItem("domeng.record"), name: sessionStorage.getItem("domeng.record.name") });
-  } else if (page === "rules") current = rulesPage(view);
-  else if (page === "player" && arg) current = playerPage(view, decodeURIComponent(arg));
-  else if (page === "leaderboard") current = leaderboardPage(view);
-  else {
-    document.body.dataset.page = "lobby"; // the start page, for any other address too
-    current = lobbyPage(view);
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, arg, sub, more] = hash.split("/");
+  const [name, draw] = pageOf(page, arg, sub, more);
+  // the start page for any other address too
+  document.body.dataset.page = name === "lobby" ? "lobby" : page;
+  let module;
+  try {
+    module = await PAGES[name]();
+  } catch (e) {
+    showApiError(e);
+    return;
   }
+  if (mine !== routing) return;
+  current = draw(module);
   document.title = `Domeng — ${t(titleKey(document.body.dataset.page))}`;
   window.scrollTo(0, 0);
 }
 
 /** The key of a page's title (the players' pages keep theirs in their own group). */
 function titleKey(page) {
-  return { player: "players.title_player", leaderboard: "players.title_leaderboard" }[page] || `title.${page}`;
+  return { player: "players.title_player", leaderboard: "players.title_leaderboard", members: "club.members_title", club: "club.sign_in_title" }[page] || `title.${page}`;
 }
+
+/** "Hindi" in the page's other languages (what Intl.DisplayNames says, written here:
+ * building one costs the page a long task at load on a phone). */
+const HINDI = { en: "Hindi", id: "Hindi", tr: "Hintçe", pt: "híndi", nl: "Hindi" };
 
 /** A language's name in the menu: in itself, and Hindi's also in the page's language
  * ("हिन्दी (Hindi)"), so that where the system has no Devanagari font of its own (the
@@ -49,11 +91,7 @@ function titleKey(page) {
 function menuLabel(code, label) {
   const page = document.documentElement.lang;
   if (code !== "hi" || page === "hi") return label;
-  try {
-    return `${label} (${new Intl.DisplayNames([page], { type: "language" }).of(code)})`;
-  } catch {
-    return `${label} (Hindi)`;
-  }
+  return `${label} (${HINDI[page] || "Hindi"})`;
 }
 
 function labelMenu(menu) {
@@ -61,7 +99,7 @@ function labelMenu(menu) {
 }
 
 function languageMenu() {
-  const menu = document.querySelector("[data-language-menu]");
+  const menu = /** @type {HTMLSelectElement} */ (document.querySelector("[data-language-menu]"));
   menu.replaceChildren(
     ...LANGUAGES.map(([code]) => {
       const o = document.createElement("option");
@@ -77,35 +115,77 @@ function languageMenu() {
     labelMenu(menu);
     translateTree(document);
     document.title = `Domeng — ${t(titleKey(document.body.dataset.page))}`;
+    if (window.domengClub && window.domengClub.member) clubBar();
     if (current) current.render();
   });
 }
 
 async function start() {
+  // asked for at once, while the language file comes (not one after the other)
+  /** @type {Promise<{doc?: any, error?: any}>} */
+  const info = api("GET", "/api").then(
+    (doc) => ({ doc }),
+    (error) => ({ error }),
+  );
+  const session = clubSession(); // a club's: who is signed in (at home: no club)
   await setLanguage(preferredLanguage());
   translateTree(document);
   languageMenu();
   installGlossary();
-  try {
-    window.domengInfo = await api("GET", "/api");
+  window.domengClub = await session;
+  if (window.domengClub.club && !(await signedIn())) return; // a stranger: the club's door
+  const { doc, error } = await info;
+  if (error) showApiError(error);
+  else {
+    window.domengInfo = doc;
     const addrs = window.domengInfo.addresses || [];
     const lan = addrs.find((a) => !/\/\/(127\.|localhost|\[::1\])/.test(a));
     window.domengAddress = lan || location.origin;
-  } catch (e) {
-    showApiError(e);
   }
   window.addEventListener("hashchange", route);
+  takeHandoff(); // a seat brought from another device (handoff.js)
   const params = new URLSearchParams(location.search);
   if (params.has("new")) {
     history.replaceState(null, "", location.pathname + location.hash);
     try {
-      await newGame();
+      await (await PAGES.lobby()).newGame();
     } catch (e) {
       showApiError(e);
     }
   }
-  route();
+  await route();
   document.body.dataset.ready = "true";
+}
+
+/** In a club: whether a member is signed in; if not, the sign-in page (or the page of a
+ *  one-time link) shows, and the page starts again once they are. */
+async function signedIn() {
+  const params = new URLSearchParams(location.search);
+  const again = () => location.replace(location.pathname + location.hash);
+  const guest = params.get("guest");
+  if (guest) {
+    try {
+      const doc = await claimGuest(guest);
+      location.replace(`${location.pathname}#/table/${encodeURIComponent(doc.member.table)}`);
+    } catch (e) {
+      showApiError(e);
+    }
+    return false;
+  }
+  const code = params.get("claim");
+  document.body.dataset.page = "club";
+  if (code) {
+    current = claimPage(view, code, again);
+    document.title = `Domeng — ${t("club.claim_title")}`;
+  } else if (!window.domengClub.member) {
+    current = signInPage(view, again);
+    document.title = `Domeng — ${t("club.sign_in_title")}`;
+  } else {
+    clubBar();
+    return true;
+  }
+  document.body.dataset.ready = "true";
+  return false;
 }
 
 start();

@@ -13,7 +13,9 @@ function eventId(e) {
 }
 
 function timeNow() {
-  return document.timeline ? document.timeline.currentTime : performance.now();
+  // the document's timeline has no time (null) while the document is not active
+  const now = document.timeline ? document.timeline.currentTime : null;
+  return typeof now === "number" ? now : performance.now();
 }
 
 /** "translate(x y) rotate(a)" as numbers. */

@@ -3,7 +3,8 @@
 
 import { api } from "./api.js";
 import { lineChart } from "./charts.js";
-import { t, termify } from "./i18n.js";
+import { numberText, t, termify } from "./i18n.js";
+import { ladderLabel } from "./lobby.js";
 import { FIGURES, MARKS, figureLabel as label, markDot, ratingText } from "./profiles.js";
 import { h } from "./summary.js";
 import { showApiError } from "./ui.js";
@@ -32,13 +33,14 @@ export function playerPage(root, id) {
     const p = doc.profile;
     const head = h("section", { class: "card player-head" });
     const title = h("h1", {});
-    title.append(markDot(p.mark), ` ${p.name}`);
+    // a computer level by the ladder's name beside its own ("Master (expert:strong)")
+    title.append(markDot(p.mark), ` ${p.kind === "computer" ? ladderLabel(p.name) : p.name}`);
     head.appendChild(title);
     const kind = p.kind === "computer" ? t("players.computer") : t("players.person");
     head.appendChild(h("p", { class: "rating-line", "data-rating": p.rating, html: `${kind} · ${t("players.rating")} <strong>${ratingText(p)}</strong>` }));
     const grid = h("dl", { class: "figures" });
     for (const [field, key] of FIGURES) {
-      grid.appendChild(h("div", { "data-figure": field }, [h("dt", { html: termify(label(key)) }), h("dd", { text: String(doc.figures[field]) })]));
+      grid.appendChild(h("div", { "data-figure": field }, [h("dt", { html: termify(label(key)) }), h("dd", { text: numberText(doc.figures[field]) })]));
     }
     head.appendChild(grid);
     page.appendChild(head);
@@ -76,7 +78,7 @@ export function playerPage(root, id) {
       tr.appendChild(h("td", { text: when(g.last) }));
       tr.appendChild(h("td", { text: t(`players.source_${g.source}`) }));
       tr.appendChild(h("td", { class: "num", text: String(g.rounds) }));
-      tr.appendChild(h("td", { class: "num", text: String(g.stones_per_round) }));
+      tr.appendChild(h("td", { class: "num", text: numberText(g.stones_per_round) }));
       tr.appendChild(h("td", { class: "num", text: String(g.camat) }));
       tr.appendChild(h("td", { class: "num", text: ratingText(g) }));
       const cell = h("td");
@@ -104,7 +106,7 @@ export function playerPage(root, id) {
         const tr = h("tr", { "data-opponent": o.opponent.id });
         const who = h("td");
         who.append(markDot(o.opponent.mark), " ", h("a", { href: `#/player/${encodeURIComponent(o.opponent.id)}`, text: o.opponent.name }));
-        tr.append(who, h("td", { class: "num", text: String(o.rounds) }), h("td", { class: "num", text: String(o.stones_per_round) }), h("td", { class: "num", text: String(o.opponent_stones_per_round) }));
+        tr.append(who, h("td", { class: "num", text: String(o.rounds) }), h("td", { class: "num", text: numberText(o.stones_per_round) }), h("td", { class: "num", text: numberText(o.opponent_stones_per_round) }));
         hb.appendChild(tr);
       }
       ht.appendChild(hb);

@@ -3,7 +3,7 @@
 // for the profile: its figures, its page, its rating.
 
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { numberText, t } from "./i18n.js";
 import { h } from "./summary.js";
 import { showApiError, showError } from "./ui.js";
 
@@ -28,6 +28,7 @@ export function figureLabel(key) {
 }
 
 const STORE = "domeng.profile";
+const MORE = "\u0000more"; // the list's last choice while more people may follow (no id is this)
 
 export const MARKS = {
   red: "#c0392b",
@@ -50,6 +51,11 @@ export function currentProfile() {
   }
 }
 
+/** Keep (or forget, with null) the profile this browser plays under. */
+export function keepProfile(p) {
+  keep(p);
+}
+
 function keep(p) {
   if (p) localStorage.setItem(STORE, JSON.stringify({ id: p.id, name: p.name, mark: p.mark, token: p.token }));
   else localStorage.removeItem(STORE);
@@ -69,7 +75,7 @@ export function markDot(mark) {
 }
 
 export function ratingText(p) {
-  return t("players.rating_value", { rating: Number(p.rating).toFixed(1), uncertainty: Number(p.uncertainty).toFixed(1) });
+  return t("players.rating_value", { rating: numberText(p.rating, 1), uncertainty: numberText(p.uncertainty, 1) });
 }
 
 /**
@@ -77,21 +83,56 @@ export function ratingText(p) {
  * person picks, makes or leaves a profile. Answers {render()}.
  */
 export function profilePicker(root, changed) {
-  let people = null; // the service's person profiles, once fetched
+  let people = null; // the service's person profiles fetched so far
+  let next = null; // the cursor of the list's next page while more people may follow
   let me = null; // the current profile as the service has it now
+
+  // One page of the profiles (people first, then the computer levels): its people added;
+  // once a page holds a computer level, or is the last, every person has come.
+  async function more() {
+    const page = await api("GET", next ? `/api/profiles?cursor=${encodeURIComponent(next)}` : "/api/profiles");
+    const found = page.profiles.filter((p) => p.kind === "person");
+    people = [...(people || []), ...found];
+    next = found.length === page.profiles.length ? page.next : null;
+  }
 
   async function load() {
     try {
-      const all = (await api("GET", "/api/profiles")).profiles;
-      people = all.filter((p) => p.kind === "person");
+      await more();
       const kept = currentProfile();
       me = kept ? people.find((p) => p.id === kept.id) || null : null;
+      if (kept && !me && next) {
+        // not on the first page: asked for by itself
+        try {
+          me = (await api("GET", `/api/profiles/${encodeURIComponent(kept.id)}`)).profile;
+        } catch (e) {
+          if (e.status !== 404) throw e;
+        }
+      }
       if (kept && !me) keep(null); // the service no longer has it
     } catch (e) {
-      people = [];
+      people = people || [];
       showApiError(e);
     }
     render();
+  }
+
+  // "More players": the next page's people added to the list, the list kept open to them.
+  async function loadMore(select) {
+    try {
+      await more();
+    } catch (e) {
+      showApiError(e);
+      return;
+    }
+    const fresh = picker();
+    select.replaceWith(fresh);
+    fresh.focus();
+    try {
+      fresh.showPicker(); // open again, where the new names follow the ones seen
+    } catch {
+      // a browser without it, or the click's activation spent: the list is there to open
+    }
   }
 
   async function pick(id) {
@@ -124,14 +165,28 @@ export function profilePicker(root, changed) {
     render();
   }
 
+  let early = null; // the form drawn before the profiles came: {row, help}
+
   function render() {
+    const waiting = people === null;
+    if (!waiting && !me && early && early.row.isConnected) {
+      // the profiles came after the form was drawn (at once, so that the page does not
+      // jump when they come): the picker and its help put in, what was typed kept
+      if (people.length) early.row.prepend(picker());
+      early.help.textContent = people.length ? t("players.help") : t("players.none_yet");
+      early = null;
+      return;
+    }
+    early = null;
     root.replaceChildren();
     root.dataset.profileBox = "";
-    if (people === null) return;
-    if (me) {
-      const line = h("p", { class: "profile-now", "data-profile-now": me.id });
-      line.append(markDot(me.mark), h("strong", { text: t("players.playing_as", { name: me.name }) }), " ", h("span", { class: "muted", text: `${t("players.rating")} ${ratingText(me)}` }));
-      const page = h("a", { class: "button small", href: `#/player/${encodeURIComponent(me.id)}`, text: t("players.my_page") });
+    // while the profiles come, the profile kept here is shown as kept (its rating after)
+    const shown = waiting ? currentProfile() : me;
+    if (shown) {
+      const line = h("p", { class: "profile-now", "data-profile-now": shown.id });
+      const rating = waiting ? "" : `${t("players.rating")} ${ratingText(me)}`;
+      line.append(markDot(shown.mark), h("strong", { text: t("players.playing_as", { name: shown.name }) }), " ", h("span", { class: "muted", text: rating }));
+      const page = h("a", { class: "button small", href: `#/player/${encodeURIComponent(shown.id)}`, text: t("players.my_page") });
       const leave = h("button", { type: "button", class: "small", "data-profile-leave": "", text: t("players.change") });
       leave.addEventListener("click", () => {
         keep(null);
@@ -145,13 +200,7 @@ export function profilePicker(root, changed) {
     }
     root.appendChild(h("h2", { class: "profile-title", text: t("players.who") }));
     const row = h("div", { class: "row" });
-    if (people.length) {
-      const select = h("select", { "data-profile-pick": "", "aria-label": t("players.choose") });
-      select.appendChild(h("option", { value: "", text: t("players.choose") }));
-      for (const p of people) select.appendChild(h("option", { value: p.id, text: p.name }));
-      select.addEventListener("change", () => select.value && pick(select.value));
-      row.appendChild(select);
-    }
+    if (people && people.length) row.appendChild(picker());
     const name = h("input", { maxlength: 40, autocomplete: "nickname", "data-profile-name": "", placeholder: t("players.new_name"), "aria-label": t("players.new_name") });
     const mark = h("select", { "data-profile-mark": "", "aria-label": t("players.mark") });
     for (const m of Object.keys(MARKS)) mark.appendChild(h("option", { value: m, text: t(`players.mark_${m}`) }));
@@ -160,7 +209,21 @@ export function profilePicker(root, changed) {
     name.addEventListener("keydown", (ev) => ev.key === "Enter" && make(name.value.trim(), mark.value));
     row.append(name, mark, create);
     root.appendChild(row);
-    root.appendChild(h("p", { class: "muted small-print", text: people.length ? t("players.help") : t("players.none_yet") }));
+    const help = h("p", { class: "muted small-print", text: people && people.length ? t("players.help") : t("players.none_yet") });
+    root.appendChild(help);
+    if (waiting) early = { row, help };
+  }
+
+  function picker() {
+    const select = h("select", { "data-profile-pick": "", "aria-label": t("players.choose") });
+    select.appendChild(h("option", { value: "", text: t("players.choose") }));
+    for (const p of people) select.appendChild(h("option", { value: p.id, text: p.name }));
+    if (next) select.appendChild(h("option", { value: MORE, "data-profile-more": "", text: t("players.more") }));
+    select.addEventListener("change", () => {
+      if (select.value === MORE) loadMore(select);
+      else if (select.value) pick(select.value);
+    });
+    return select;
   }
 
   load();

@@ -4,9 +4,9 @@
 
 import { api } from "./api.js";
 import { describe } from "./account.js";
-import { ct, decisionElement, reviewCache } from "./coach.js";
-import { drawBoard, layoutFor } from "./board.js";
-import { seatName, setTermText, t } from "./i18n.js";
+import { ct, decisionElement, luckSkillElement, reviewCache } from "./coach.js";
+import { boardRatio, drawBoard, layoutFor } from "./board.js";
+import { numberText, seatName, setTermText, t } from "./i18n.js";
 import { handsElement } from "./hands.js";
 import { trackerElement } from "./tracker.js";
 import { h, summaryElement } from "./summary.js";
@@ -43,6 +43,14 @@ export function replayPage(root, source) {
       </aside>
     </div>`;
   const q = (s) => root.querySelector(s);
+
+  /** A word where the board will be, in a place of the board's size: no jump when it comes. */
+  function waiting(text) {
+    const wrap = q(".board-wrap");
+    const space = h("div", { class: "board-space" }, [h("p", { class: "muted", text })]);
+    space.style.aspectRatio = boardRatio(layoutFor(wrap.clientWidth || window.innerWidth));
+    wrap.replaceChildren(space);
+  }
 
   function steps() {
     const rnd = st.data && st.data.rounds[st.round];
@@ -127,7 +135,12 @@ export function replayPage(root, source) {
       return;
     }
     if (!st.data) {
-      q(".board-wrap").replaceChildren(h("p", { class: "muted", text: t("status.connecting") }));
+      // the bar as it will be (a round, a step, whose view), so that it keeps its height
+      q(".round-select").replaceChildren(h("option", { text: t("replay.round_n", { n: 1 }) }));
+      q(".step-no").textContent = t("replay.step", { n: 0, total: 0 });
+      q(".seat-label").textContent = ct("view_from");
+      q(".seat-select").replaceChildren(h("option", { value: "", text: ct("everyone") }));
+      waiting(t("status.connecting"));
       return;
     }
     if (!st.data.rounds.length) {
@@ -150,7 +163,7 @@ export function replayPage(root, source) {
     // while a round is fetched (the service works out one round at a time) its steps wait
     for (const b of root.querySelectorAll("[data-step], .step-range")) b.disabled = !rnd;
     if (!rnd) {
-      q(".board-wrap").replaceChildren(h("p", { class: "muted", text: t("status.connecting") }));
+      waiting(t("status.connecting"));
       return;
     }
     const all = rnd.steps;
@@ -190,6 +203,11 @@ export function replayPage(root, source) {
     );
     if (below) wrap.appendChild(handsElement(plates, s.hands));
     const panel = q(".coach-panel");
+    // the coach's panel where the eye is as the steps go: the side column of a wide
+    // screen, above the board on a phone (below it, it was out of sight on both)
+    const home = window.innerWidth > 900 ? q(".side") : q(".table-main");
+    const before = window.innerWidth > 900 ? q(".side .account-title") : q(".board-wrap");
+    if (panel.parentElement !== home || panel.nextElementSibling !== before) home.insertBefore(panel, before);
     panel.hidden = one === null;
     if (one !== null) {
       // the coach's review of this seat's round: at each of its decisions, the values and
@@ -199,7 +217,7 @@ export function replayPage(root, source) {
       let body;
       if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
       else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
-      else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: doc.total_loss.toFixed(2) }) });
+      else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: numberText(doc.total_loss, 2) }) });
       // the tile tracker as it stood for this seat: the line and its own hand
       panel.replaceChildren(trackerElement({ line: s.line, hand: s.hands[one] }), body);
     }
@@ -212,6 +230,10 @@ export function replayPage(root, source) {
     sum.replaceChildren();
     if (st.step === all.length - 1 && rnd.summary) {
       sum.appendChild(summaryElement({ summary: rnd.summary, names, number: rnd.number, events, actions: null }));
+      // the followed seat's stones, luck and skill apart (from the coach's review)
+      const reviewed = one !== null ? reviews.get(one, rnd.number) : null;
+      const luck = reviewed ? luckSkillElement(reviewed, names) : null;
+      if (luck) sum.appendChild(luck);
     }
   }
 

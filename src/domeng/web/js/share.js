@@ -26,7 +26,7 @@ async function copyText(text) {
   area.value = text;
   document.body.appendChild(area);
   area.select();
-  let done = false;
+  let done;
   try {
     done = document.execCommand("copy");
   } catch {

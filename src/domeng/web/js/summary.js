@@ -58,7 +58,7 @@ export function summaryElement(o) {
   // the hands
   const hands = h("table", { class: "hands" });
   const head = h("tr");
-  for (const k of ["summary.player", "summary.tiles_left", "summary.pips", "summary.role"]) head.appendChild(h("th", { text: t(k) }));
+  for (const k of ["summary.player", "summary.tiles_left", "summary.pips", "summary.role"]) head.appendChild(h("th", { class: k === "summary.pips" ? "num" : "", text: t(k) }));
   hands.appendChild(h("thead", {}, [head]));
   const body = h("tbody");
   for (let seat = 0; seat < 5; seat++) {
@@ -106,7 +106,7 @@ export function summaryElement(o) {
   right.appendChild(h("h3", { class: "standings-title", text: t("summary.standings") }));
   const st = h("table", { class: "standings" });
   const sh = h("tr");
-  for (const k of ["summary.player", "summary.stones", "summary.titles"]) sh.appendChild(h("th", { html: termify(t(k)) }));
+  for (const k of ["summary.player", "summary.stones", "summary.titles"]) sh.appendChild(h("th", { class: k === "summary.player" ? "" : "num", html: termify(t(k)) }));
   st.appendChild(h("thead", {}, [sh]));
   const sb = h("tbody");
   for (let seat = 0; seat < 5; seat++) {

@@ -5,15 +5,19 @@
 
 import { api, forgetSeat, hostAction, hostToken, keepHost, keepSeat, seatsAt } from "./api.js";
 import { describe } from "./account.js";
-import { drawBoard, layoutFor, tickClocks } from "./board.js";
+import { counted, drawBoard, layoutFor, tickClocks } from "./board.js";
+import { createAttention } from "./attention.js";
 import { createLiving } from "./living.js";
 import { chatWords, createChat } from "./chat.js";
+import { isAdmin } from "./club.js";
 import { createHints, ct, reviewCache, reviewElement } from "./coach.js";
+import { handoffDialog } from "./handoff.js";
 import { againButton, hostButtons, removeButton } from "./host.js";
-import { seatName, setTermText, t, termify } from "./i18n.js";
+import { seatName, setTermText, stonesText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
 import { roundsFinished, standingsElement } from "./standings.js";
 import { h, summaryElement } from "./summary.js";
+import { drawWait, tickWaits } from "./waits.js";
 import { showApiError, showError, showServiceError, showNote } from "./ui.js";
 
 const BUBBLE_MS = 5000;
@@ -47,6 +51,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     againTo: null,
     hideStandings: false,
     lastRound: false,
+    lastRoundShow: false,
     reviewOf: 0,
     leaving: false,
   };
@@ -54,6 +59,16 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   root.innerHTML = `
     <div class="table-page">
       <div class="table-main">
+        <button type="button" class="skip skip-tiles" data-to-tiles></button>
+        <h1 class="sr-only table-title"></h1>
+        <section class="sr-only" data-sr-table aria-labelledby="sr-table-title">
+          <h2 id="sr-table-title"></h2>
+          <p data-sr-turn></p>
+          <p data-sr-line></p>
+          <p data-sr-hand></p>
+          <ul data-sr-seats></ul>
+        </section>
+        <div class="sr-only" data-announce role="log" aria-live="polite" aria-relevant="additions"></div>
         <div class="status-bar">
           <p class="status" role="status" aria-live="polite"></p>
           <button type="button" class="primary small back" data-back hidden></button>
@@ -62,6 +77,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         </div>
         <div class="coach-box" hidden></div>
         <p class="notice" data-notice hidden></p>
+        <div class="wait" data-wait hidden></div>
         <details class="host-panel" data-host-controls hidden>
           <summary></summary>
           <p class="muted host-help"></p>
@@ -69,15 +85,23 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         </details>
         <div class="share" hidden></div>
         <div class="board-area"><div class="board-wrap"></div><div class="history-pop" hidden></div></div>
+        <nav class="jumps" data-jumps>
+          <button type="button" class="small" data-jump="tracker"></button>
+          <button type="button" class="small" data-jump="account"></button>
+          <button type="button" class="small" data-jump="chat"><span></span> <span class="unread" data-unread hidden></span></button>
+        </nav>
       </div>
       <aside class="side">
-        <div class="tracker-box"></div>
-        <h2 class="account-title"></h2>
-        <ol class="account" aria-live="polite"></ol>
-        <div class="chat-box"></div>
+        <div class="tracker-box" data-jump-to="tracker"></div>
+        <h2 class="account-title" data-jump-to="account" tabindex="-1"></h2>
+        <ol class="account"></ol>
+        <div class="chat-box" data-jump-to="chat"></div>
         <div class="side-actions">
           <a class="button small download" data-i18n="table.download"></a>
           <button type="button" class="small leave" data-i18n="table.leave" hidden></button>
+          <button type="button" class="small handoff" data-handoff data-i18n="handoff.button" hidden></button>
+          <a class="button small" data-tournament-link data-i18n="table.tournament" hidden></a>
+          <a class="button small" data-invite-guest data-i18n="club.invite_guest" hidden></a>
           <a class="button small nav-again" href="#/" data-i18n="nav.lobby"></a>
           <a class="button small nav-again" href="#/rules" data-i18n="nav.rules"></a>
         </div>
@@ -91,6 +115,25 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       </div>
     </div>`;
   const q = (sel) => root.querySelector(sel);
+  // the keyboard's way to the hand: the first playable tile (else the first tile)
+  q("[data-to-tiles]").addEventListener("click", () => {
+    const tile = q('[data-playable="true"][tabindex="0"]') || q("[data-tile]");
+    if (tile) {
+      tile.setAttribute("tabindex", "0");
+      tile.focus();
+    } else showNote(t("sr.no_tiles"));
+  });
+  // a phone: the tracker, the account and the talk are below the board, one tap away
+  for (const b of root.querySelectorAll("[data-jump]")) {
+    b.addEventListener("click", () => {
+      const to = q(`[data-jump-to="${b.dataset.jump}"]`);
+      to.scrollIntoView({ block: "start" });
+      const focus = b.dataset.jump === "chat" ? q("[data-chat-input]") : b.dataset.jump === "account" ? to : to.querySelector("summary");
+      if (focus && !focus.closest("[hidden]")) focus.focus({ preventScroll: true });
+      if (b.dataset.jump === "chat") st.chatSeen = chat.count();
+      render();
+    });
+  }
   q(".download").href = `/api/tables/${encodeURIComponent(tableId)}/record?download=1`;
   q(".download").setAttribute("download", `domeng-${tableId}.json`);
   q(".show-summary").addEventListener("click", () => {
@@ -111,6 +154,23 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       forgetSeat(tableId, c.seat);
     }
     location.hash = "#/";
+  });
+  q("[data-handoff]").addEventListener("click", () => {
+    // this screen's seat (the one shown, at a screen of several) to another device
+    const c = talker();
+    if (!c || !c.token) return;
+    handoffDialog({
+      tableId,
+      seat: c.seat,
+      token: c.token,
+      letGo: () => {
+        // the seat is the other device's now: this page watches
+        c.token = null;
+        c.seat = null;
+        if (c.ws) c.ws.close();
+        render();
+      },
+    });
   });
   q("[data-back]").addEventListener("click", () => {
     // "back to my seat": no computer plays on for me after my time ran out twice
@@ -139,6 +199,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   const reviews = reviewCache({ kind: "table", id: tableId }, () => render(), showApiError);
   // movement, the last plays, sound, the tracker, the settings (living.js)
   const living = createLiving(root, { render: () => render() });
+  const attention = createAttention(); // a player elsewhere called back (attention.js)
   q(".reveal").addEventListener("click", () => {
     st.revealed = st.active;
     render();
@@ -217,7 +278,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
             st.eventsRound = msg.view.round;
           }
           for (const e of msg.events) {
-            if (e.round === st.eventsRound && e.index === st.events.length) st.events.push(e);
+            if (e.round === st.eventsRound && e.index === st.events.length) {
+              st.events.push(e);
+              announce(describe(e, names())); // what just happened, to a screen reader
+            }
           }
           living.see(msg.events, msg.table, c.seat);
         }
@@ -231,6 +295,9 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         break;
       case "chat":
         chat.add(msg);
+        break;
+      case "chat_hidden": // a club's admin hid a message for everyone
+        chat.hide(msg.at);
         break;
       case "hint":
         hints.came(msg);
@@ -249,8 +316,21 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         break;
       case "error":
         st.pending = false;
-        chat.refused(msg.reply_to);
-        hints.refused(msg.reply_to);
+        if (chat.refused(msg.reply_to, msg.code)) break; // said in the chat panel, once
+        if (hints.refused(msg.reply_to) && msg.code === "rate_limited") {
+          showError(t("error.rate_limited_hint")); // not "before you say more"
+          render();
+          break;
+        }
+        if (msg.code === "seat_elsewhere") {
+          // the seat was opened on another page or device, which plays it now: this page
+          // watches (its connection, let go, comes back without the token) and says so
+          c.token = null;
+          c.seat = null;
+          st.elsewhere = true;
+          render();
+          break;
+        }
         if (msg.code === "bad_token") {
           forgetSeat(tableId, c.seat);
           c.token = null;
@@ -267,6 +347,44 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       default:
         break;
     }
+  }
+
+  /** Say `words` to a screen reader (the live log; the last few kept). */
+  function announce(words) {
+    const log = q("[data-announce]");
+    log.appendChild(h("p", { text: words.replace(/\s+/g, " ") }));
+    while (log.children.length > 6) log.firstElementChild.remove();
+  }
+
+  /** The table in words, for a screen reader: whose turn, the line and its ends, this
+   * seat's tiles (and which can be played), every seat's tiles left, STONES and titles. */
+  function drawTableInWords(v, nm, mine, playable, status) {
+    q("#sr-table-title").textContent = t("sr.title");
+    q("[data-sr-turn]").textContent = status;
+    const tile = (n) => {
+      const [a, b] = n.split("-");
+      return t("board.tile_named", { a, b });
+    };
+    const line = q("[data-sr-line]");
+    const hand = q("[data-sr-hand]");
+    const seats = q("[data-sr-seats]");
+    if (!v) {
+      line.textContent = hand.textContent = "";
+      seats.replaceChildren();
+      return;
+    }
+    const laid = (v.line || []).map((x) => tile(Array.isArray(x) ? x.join("-") : String(x.tile || x)));
+    line.textContent = laid.length && v.ends ? t("sr.line", { tiles: laid.join(", "), left: v.ends[0], right: v.ends[1] }) : t("board.empty_line");
+    hand.textContent = mine && v.hand ? [t("sr.hand", { tiles: v.hand.map(tile).join(", ") || "—" }), playable.size ? t("sr.playable", { tiles: [...playable].map(tile).join(", ") }) : ""].filter(Boolean).join(" ") : "";
+    seats.replaceChildren(
+      ...nm.map((who, n) => {
+        const left = v.hand_counts ? v.hand_counts[n] : null;
+        const parts = [who];
+        if (left !== null && left !== undefined) parts.push(counted("living.tiles", left));
+        parts.push(stonesText(v.stones ? v.stones[n] : 0), counted("living.titles", v.titles ? v.titles[n] : 0));
+        return h("li", { text: parts.join(", ") });
+      }),
+    );
   }
 
   /** Send a message on a seat's connection; answers its id (null: not sent). */
@@ -332,7 +450,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   }
 
   function hostDone(action, answer, extra) {
-    if (answer.table) st.table = answer.table;
+    // the answer may come after a newer message of the table: never go back to an older one
+    if (answer.table && (!st.table || answer.table.state >= st.table.state)) st.table = answer.table;
     if (answer.invites) {
       st.invites = answer.invites;
       st.invitesKey = invitedKey(st.table);
@@ -472,6 +591,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   }
 
   let lastWidth = 0;
+  let chatInSight = false; // kept by an IntersectionObserver (below)
   function render() {
     if (st.closed && !st.table) {
       q(".status").textContent = t("error.unknown_table");
@@ -512,8 +632,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       if (b.until > now && !chat.isMuted(Number(seat))) bubbles[seat] = chatWords(b.m);
       else delete st.bubbles[seat];
     }
+    // the board's width: measured once, then kept by the ResizeObserver below (measuring
+    // it on every move made the page lay itself out mid-render, a long task each time)
     const wrap = q(".board-wrap");
-    lastWidth = wrap.clientWidth || window.innerWidth;
+    if (!lastWidth) lastWidth = wrap.clientWidth || window.innerWidth;
     const layout = layoutFor(lastWidth);
     const me = mySeatShown ? c.seat : 0;
     const board = drawBoard({
@@ -541,6 +663,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     hints.render({ table, myTurn: myTurn && !isCovered, state: c ? c.state : 0, names: nm });
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
     wrap.replaceChildren(board);
+    fitBoard(board);
     living.drawn(board, { layout, me, view: v, myTurn: myTurn && !isCovered, selected: st.selected, endChoices, names: nm, events: st.events, spectator: !mySeatShown, onConfirm });
     if (focused) {
       const again = wrap.querySelector(`[data-tile="${focused}"]`);
@@ -565,7 +688,20 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     else if (v && myTurn) status = living.turnText({ who: nm[c.seat], selected: st.selected, endChoices });
     else if (v && v.turn !== null) status = t("status.turn_of", { who: nm[v.turn] });
     else status = "";
-    setTermText(q(".status"), status);
+    const statusNode = q(".status");
+    if (statusNode.dataset.said !== status) {
+      // said again only when it changed: a screen reader hears each change once
+      statusNode.dataset.said = status;
+      setTermText(statusNode, status);
+    }
+    drawTableInWords(v, nm, mySeatShown && ownView && !isCovered, playable, status);
+    q("[data-to-tiles]").textContent = t("sr.to_tiles");
+    q(".table-title").textContent = t("lobby.table_name", { id: tableId });
+
+    // elsewhere (another tab, another app): their turn, or a round waiting for them
+    const readySaid = !!table && !!v && seated().every((x) => table.seats[x.seat] && table.seats[x.seat].ready === true);
+    const roundWaits = !!(v && v.summary && !finished && seated().length && st.readySent !== v.round && !readySaid);
+    attention.update({ myTurn: myTurn && !isCovered, roundWaits, spectator: !mySeatShown });
 
     // a computer plays on for me after my time ran out twice: "back to my seat"
     const standIn = !!table && !finished && mine.some((n) => table.seats[n] && table.seats[n].stand_in && !table.seats[n].waiting);
@@ -573,8 +709,12 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     back.hidden = !standIn;
     back.textContent = t("table.back");
     const notice = q("[data-notice]");
-    notice.hidden = !(standIn || waitingSeat);
-    notice.textContent = standIn ? t("status.stood_in") : waitingSeat ? t("status.waiting_seat") : "";
+    const elsewhere = !!st.elsewhere && !seated().length;
+    notice.hidden = !(standIn || waitingSeat || elsewhere);
+    notice.textContent = standIn ? t("status.stood_in") : waitingSeat ? t("status.waiting_seat") : elsewhere ? t("error.seat_elsewhere") : "";
+    notice.toggleAttribute("data-elsewhere", elsewhere && !standIn && !waitingSeat);
+    // what the table waits for, until when (waits.js)
+    drawWait(q("[data-wait]"), { table, names: nm, host: !!hostToken(tableId), tableId, done: hostDone });
 
     // the host's controls, and the invitations to share
     const host = !!hostToken(tableId) && !!table;
@@ -594,6 +734,14 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       }
     }
     const share = q(".share");
+    // once a round is dealt, on a wide screen, the invitations go to the side column: the
+    // host's own tiles stay above the fold (at 1280x800 they were pushed below it)
+    const aside = window.innerWidth > 900 && !!table && (table.status === "playing" || table.status === "between");
+    const shareHome = aside ? q(".side") : q(".table-main");
+    if (share.parentElement !== shareHome) {
+      if (aside) shareHome.insertBefore(share, q(".tracker-box"));
+      else shareHome.insertBefore(share, q(".board-area"));
+    }
     const invites = host && !finished ? st.invites : {};
     const joins = table && !finished ? table.links.join : [];
     const shareKey = JSON.stringify([document.documentElement.lang, invites, joins]);
@@ -608,12 +756,18 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     // the running account
     q(".account-title").textContent = v ? t("account.title", { n: v.round }) : t("account.none");
     const list = q(".account");
-    list.replaceChildren(...st.events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}${e.stand_in ? " ev-stand-in" : ""}` }), describe(e, nm))));
-    list.scrollTop = list.scrollHeight;
+    const accountKey = JSON.stringify([document.documentElement.lang, st.eventsRound, st.events.length, nm]);
+    if (list.dataset.key !== accountKey) {
+      // only when it changed, and scrolled to its end at the next frame (not laid out now)
+      list.dataset.key = accountKey;
+      list.replaceChildren(...st.events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}${e.stand_in ? " ev-stand-in" : ""}` }), describe(e, nm))));
+      requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+    }
 
     // talk at the table
     const canTalk = mine.length > 0 || (!!table && table.spectator_chat);
     chat.render({ names: nm, mine: new Set(mine), canTalk, seats: table ? table.seats : [] });
+    drawJumps();
 
     // the round's summary, or the final standings once the game is over
     const layer = q(".summary-layer");
@@ -635,6 +789,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           const last = h("button", { type: "button", "aria-expanded": st.lastRound ? "true" : "false", "data-last-round": "", text: t("standings.last_round") });
           last.addEventListener("click", () => {
             st.lastRound = !st.lastRound;
+            st.lastRoundShow = st.lastRound; // brought into view (it comes below the standings)
             render();
           });
           actions.appendChild(last);
@@ -662,6 +817,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
             if (waiting.length) actions.appendChild(h("span", { class: "muted", text: t("summary.waiting_for", { names: waiting.join(", ") }) }));
           }
         }
+        // the wait for ready, with its time left, and the host's "start the next round now"
+        const waitBox = h("div", { class: "wait", "data-wait": "", hidden: true });
+        drawWait(waitBox, { table, names: nm, host: !!hostToken(tableId), tableId, done: hostDone });
+        actions.appendChild(waitBox);
         const look = h("button", { type: "button", class: "small", text: t("summary.look") });
         look.addEventListener("click", () => {
           st.hideSummaryOf = v.round;
@@ -675,6 +834,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
           const btn = h("button", { type: "button", class: "small", "data-review-open": "", "aria-expanded": open ? "true" : "false", text: ct("review") });
           btn.addEventListener("click", () => {
             st.reviewOf = open ? 0 : v.round;
+            st.reviewShow = !open; // brought into view (on a phone it is far below)
             render();
           });
           actions.appendChild(btn);
@@ -691,12 +851,27 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       layer.setAttribute("aria-labelledby", showStandings ? "standings-title" : "summary-title");
       const kind = showStandings ? "standings" : "summary";
       if (hadFocus || layer.dataset.shown !== kind) {
-        const keep = hadFocus && hadFocus.lastRound !== undefined ? layer.querySelector("[data-last-round]") : null;
+        let keep = hadFocus && hadFocus.lastRound !== undefined ? layer.querySelector("[data-last-round]") : null;
+        if (hadFocus && hadFocus.reviewOpen !== undefined) keep = layer.querySelector("[data-review-open]");
         const btn = keep || layer.querySelector("[data-next-round]") || layer.querySelector("button");
         if (btn && !btn.disabled) btn.focus({ preventScroll: true });
         if (layer.dataset.shown !== kind) layer.scrollTop = 0;
       }
       layer.dataset.shown = kind;
+      const lastRound = st.lastRoundShow ? layer.querySelector("[data-round-summary]") : null;
+      if (lastRound) {
+        st.lastRoundShow = false;
+        lastRound.scrollIntoView({ block: "start" });
+      }
+      const review = st.reviewShow ? layer.querySelector("[data-review], [data-reviewing]") : null;
+      if (review) {
+        review.scrollIntoView({ block: "start" });
+        if (review.matches("[data-review]")) {
+          st.reviewShow = false; // shown: its heading is read out, and the reader is there
+          review.setAttribute("tabindex", "-1");
+          review.focus({ preventScroll: true });
+        }
+      }
     } else {
       layer.hidden = true;
       layer.replaceChildren();
@@ -715,14 +890,70 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       cover.hidden = true;
     }
     q(".leave").hidden = !seated().length || finished;
+    q("[data-handoff]").hidden = !seated().length || finished;
+    // a tournament's table: back to its page; in a club, an admin invites a guest here
+    const tournament = table && table.links.tournament ? table.links.tournament.split("#")[1] : null;
+    q("[data-tournament-link]").hidden = !tournament;
+    if (tournament) q("[data-tournament-link]").setAttribute("href", `#${tournament}`);
+    q("[data-invite-guest]").hidden = !table || finished || !isAdmin();
+    if (table) q("[data-invite-guest]").setAttribute("href", `#/members/${encodeURIComponent(table.id)}`);
     for (const n of root.querySelectorAll(".side-actions [data-i18n]")) n.innerHTML = termify(t(n.dataset.i18n));
+  }
+
+  /** The phone's buttons to the tracker, the account and the talk (what was said since
+   * the talk was last looked at, counted on its button). */
+  function drawJumps() {
+    for (const b of root.querySelectorAll("[data-jump]")) {
+      const label = t(`jump.${b.dataset.jump}`);
+      if (b.dataset.jump === "chat") b.firstElementChild.textContent = label;
+      else b.textContent = label;
+    }
+    q(".jumps").setAttribute("aria-label", t("jump.title"));
+    if (st.chatSeen === undefined || chatInSight) st.chatSeen = chat.count();
+    const unread = Math.max(0, chat.count() - st.chatSeen);
+    const badge = q("[data-unread]");
+    badge.hidden = !unread;
+    badge.textContent = String(unread);
+  }
+
+  /** On a wide screen the whole board, own tiles included, fits below what is above it
+   * (the host's panel, the invitations): its height is what the window has left. */
+  function fitBoard(board) {
+    if (window.innerWidth <= 900) {
+      board.style.maxHeight = "";
+      return;
+    }
+    const top = q(".board-wrap").getBoundingClientRect().top + window.scrollY;
+    board.style.maxHeight = `${Math.max(340, Math.floor(window.innerHeight - top - 10))}px`;
   }
 
   const onResize = () => {
     const w = q(".board-wrap").clientWidth;
-    if (layoutFor(w) !== layoutFor(lastWidth)) render();
+    const changed = layoutFor(w) !== layoutFor(lastWidth);
+    lastWidth = w || lastWidth;
+    if (changed) render();
+    else {
+      const board = q("svg.board");
+      if (board) fitBoard(board);
+    }
   };
   window.addEventListener("resize", onResize);
+  // the board's width as the page lays it out (a side column that comes or goes changes
+  // it without the window's resizing), told after layout, never asked for mid-render
+  const sized = new ResizeObserver((entries) => {
+    const w = Math.round(entries[entries.length - 1].contentRect.width);
+    if (!w || w === lastWidth) return;
+    const changed = layoutFor(w) !== layoutFor(lastWidth);
+    lastWidth = w;
+    if (changed) render();
+  });
+  sized.observe(q(".board-wrap"));
+  // whether the talk is in sight (what was said meanwhile is counted on its button)
+  const sight = new IntersectionObserver((entries) => {
+    chatInSight = entries[entries.length - 1].isIntersecting;
+    if (chatInSight) drawJumps();
+  });
+  sight.observe(q(".chat-box"));
   const onKey = (ev) => {
     if (document.querySelector("[data-remove-dialog]")) return; // it has keys of its own
     // an open dialog (the round's summary, the cover of a shared screen) keeps the focus
@@ -755,6 +986,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   // the turn clock counts down between messages; a bubble goes after a few seconds
   const ticker = setInterval(() => {
     tickClocks(root);
+    tickWaits(root);
     const now = performance.now();
     if (Object.values(st.bubbles).some((b) => b.until <= now)) render();
   }, 250);
@@ -766,7 +998,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       st.closed = true;
       clearInterval(ticker);
       living.unmount();
+      attention.unmount();
       window.removeEventListener("resize", onResize);
+      sized.disconnect();
+      sight.disconnect();
       window.removeEventListener("keydown", onKey);
       // a socket still connecting is closed once open (closing it now warns on the console)
       for (const c of st.conns) if (c.ws && c.ws.readyState === WebSocket.OPEN) c.ws.close();

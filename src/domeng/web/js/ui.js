@@ -2,12 +2,31 @@
 
 import { escapeHtml, t, termMeaning } from "./i18n.js";
 
-function toast(html, kind) {
+const TOAST_MS = 8000;
+const TOASTS_SHOWN = 3; // more at once would cover the board: the oldest goes
+
+/**
+ * Show `text` in a toast (kind "error" or "note"). The same words already showing are
+ * said once: that toast stays (its time starts again) and no second one is added, so a
+ * burst of refusals (a flood of chat) is one line, not a pile over the table.
+ */
+function toast(text, kind, code = "") {
   const box = document.getElementById("toasts");
+  const same = [...box.children].find((n) => n.dataset.text === text && n.dataset.kind === kind);
+  if (same) {
+    clearTimeout(Number(same.dataset.timer));
+    same.dataset.timer = String(setTimeout(() => same.remove(), TOAST_MS));
+    return same;
+  }
   const n = document.createElement("div");
   n.className = `toast ${kind}`;
   n.setAttribute("role", kind === "error" ? "alert" : "status");
-  n.innerHTML = html;
+  n.dataset.text = text;
+  n.dataset.kind = kind;
+  if (code) n.dataset.code = code; // for the curious (and the tests): never shown as such
+  const words = document.createElement("span");
+  words.textContent = text;
+  n.appendChild(words);
   const close = document.createElement("button");
   close.type = "button";
   close.className = "toast-close";
@@ -16,23 +35,45 @@ function toast(html, kind) {
   close.addEventListener("click", () => n.remove());
   n.appendChild(close);
   box.appendChild(n);
-  setTimeout(() => n.remove(), 8000);
+  while (box.children.length > TOASTS_SHOWN) box.firstElementChild.remove();
+  n.dataset.timer = String(setTimeout(() => n.remove(), TOAST_MS));
+  return n;
 }
 
 /** A piece of news for the player (not an error). */
 export function showNote(message) {
-  toast(escapeHtml(message), "note");
+  toast(message, "note");
 }
 
 export function showError(message) {
-  toast(escapeHtml(message), "error");
+  toast(message, "error");
 }
 
-/** An error the service sent: its meaning in the chosen language, and its code. */
-export function showServiceError(code, message) {
+/** Show a dialog's `layer` on the page, closed by Escape as by its own buttons; answers
+ *  its close(). */
+export function openLayer(layer) {
+  const onKey = (ev) => {
+    if (ev.key === "Escape") close();
+  };
+  const close = () => {
+    layer.remove();
+    document.removeEventListener("keydown", onKey);
+  };
+  document.addEventListener("keydown", onKey);
+  document.body.appendChild(layer);
+  return close;
+}
+
+/** The words of a refusal's code in the chosen language (a code without words of its
+ * own: "the table service refused this"); the code itself is never shown. */
+export function refusalText(code) {
   const known = t(`error.${code}`);
-  const text = known === `error.${code}` ? t("error.other") : known;
-  toast(`${escapeHtml(text)} <small class="code" title="${escapeHtml(message || "")}">(${escapeHtml(code)})</small>`, "error");
+  return known === `error.${code}` ? t("error.other") : known;
+}
+
+/** An error the service sent: its meaning in the chosen language, said once. */
+export function showServiceError(code, message) {
+  toast(refusalText(code), "error", code || "other");
   console.info(`service error ${code}: ${message}`);
 }
 
@@ -52,12 +93,13 @@ export function installGlossary() {
     pop.style.left = `${x}px`;
     pop.style.top = `${r.bottom + window.scrollY + 6}px`;
   }
-  document.addEventListener("click", (ev) => {
+  // the target of a click or a focus is a node, or the document or window (no closest)
+  document.addEventListener("click", (/** @type {{ target: any }} */ ev) => {
     const term = ev.target.closest && ev.target.closest(".term");
     if (term) show(term);
     else pop.hidden = true;
   });
-  document.addEventListener("focusin", (ev) => {
+  document.addEventListener("focusin", (/** @type {{ target: any }} */ ev) => {
     if (ev.target.classList && ev.target.classList.contains("term")) show(ev.target);
     else pop.hidden = true;
   });

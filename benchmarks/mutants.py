@@ -1,0 +1,1004 @@
+"""Hand-made mutants of the service's newer modules, and whether the tests kill them.
+
+Each mutant changes one thing in the source (a comparison flipped, a check dropped, a
+value moved by one, two things swapped), runs the tests that cover that module, and
+puts the source back, whatever happens. A mutant the tests let through is a rule no
+test holds (or an equivalent change: see ``EQUIVALENT``). Run it when you change a
+rule of these modules, or add a line for a rule you add::
+
+    .venv/bin/python benchmarks/mutants.py            # every mutant (about 30 minutes)
+    .venv/bin/python benchmarks/mutants.py C1 S1 L1   # some
+
+It edits the files of this checkout while it runs: commit nothing meanwhile. A mutant
+whose text is no longer in its file is reported as not applicable (the code moved).
+The last line: ``mutants: K killed of N tried, E judged equivalent, S survived``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parents[1]
+S = "src/domeng/server/"
+
+
+class Mutant(NamedTuple):
+    id: str
+    file: str
+    old: str
+    new: str
+    what: str
+
+
+MUTANTS = [
+    Mutant(
+        "T1",
+        S + "turnclock.py",
+        "if armed is not None and armed[0] == t.state:",
+        "if armed is not None:",
+        "clock kept from the last state: the second of two people in a row gets none",
+    ),
+    Mutant(
+        "T2",
+        S + "turnclock.py",
+        "t.deadline = self.clock.now() + seconds",
+        "t.deadline = self.clock.now() + seconds - 1",
+        "a second less",
+    ),
+    Mutant(
+        "T3",
+        S + "turnclock.py",
+        "if seconds is None or seat is None or t.finished:",
+        "if seconds is None or seat is None:",
+        "finished not checked",
+    ),
+    Mutant(
+        "T4",
+        S + "turnclock.py",
+        "            armed[1].cancel()\n        t.deadline = None",
+        "            pass\n        t.deadline = None",
+        "disarm does not cancel the timer",
+    ),
+    Mutant(
+        "T5",
+        S + "turnclock.py",
+        "            armed[1].cancel()\n        t.deadline = None",
+        "            armed[1].cancel()",
+        "disarm leaves the deadline shown",
+    ),
+    Mutant(
+        "T6",
+        S + "turnclock.py",
+        "if t.state == state and t.game.turn == seat:",
+        "if t.game.turn == seat:",
+        "ring does not check the state",
+    ),
+    Mutant(
+        "T7",
+        S + "tables.py",
+        "if seat is not None and self.computer_level(seat) is None:",
+        "if seat is not None:",
+        "clock runs for a computer's turn too",
+    ),
+    Mutant(
+        "C1",
+        S + "chat.py",
+        "if len(text) > MAX_TEXT:",
+        "if len(text) >= MAX_TEXT:",
+        "a 200-character message refused",
+    ),
+    Mutant(
+        "C2",
+        S + "chat.py",
+        "MAX_TEXT = 200",
+        "MAX_TEXT = 201",
+        "the limit one higher",
+    ),
+    Mutant(
+        "C3",
+        S + "chat.py",
+        "if not text or not text.isprintable():",
+        "if not text:",
+        "unprintable text accepted",
+    ),
+    Mutant(
+        "C4",
+        S + "chat.py",
+        "            text = text.strip()\n",
+        "",
+        "text not stripped",
+    ),
+    Mutant(
+        "C5",
+        S + "chat.py",
+        "while said and said[0] <= now - seconds:",
+        "while said and said[0] < now - seconds:",
+        "the rate window one tick longer",
+    ),
+    Mutant(
+        "C6",
+        S + "chat.py",
+        "if len(said) >= count:",
+        "if len(said) > count:",
+        "six messages in ten seconds",
+    ),
+    Mutant(
+        "C7",
+        S + "chat.py",
+        "elif phrase not in PHRASES:",
+        "elif phrase is None:",
+        "unknown phrase accepted",
+    ),
+    Mutant(
+        "C8",
+        S + "chat.py",
+        "if c.seat is None and not t.settings.spectator_chat:",
+        "if c.seat is None and t.settings.spectator_chat is None:",
+        "spectators always talk",
+    ),
+    Mutant(
+        "C9",
+        S + "chat.py",
+        "phrase if text is None else None",
+        "phrase",
+        "a phrase kept beside a text",
+    ),
+    Mutant(
+        "L1",
+        S + "limits.py",
+        "self.tokens = min(self.share.burst, self.tokens + (now - self.at) * self.share.rate)",
+        "self.tokens = self.tokens + (now - self.at) * self.share.rate",
+        "the burst cap removed",
+    ),
+    Mutant(
+        "L2",
+        S + "limits.py",
+        "        if self.tokens >= 1:\n",
+        "        if self.tokens > 1:\n",
+        "the last token not taken",
+    ),
+    Mutant(
+        "L3",
+        S + "limits.py",
+        "return (1 - self.tokens) / self.share.rate",
+        "return 1 / self.share.rate",
+        "the wait ignores the part-token",
+    ),
+    Mutant(
+        "L4",
+        S + "limits.py",
+        "if self.total >= self.in_all:",
+        "if self.total > self.in_all:",
+        "one connection too many in all",
+    ),
+    Mutant(
+        "L5",
+        S + "limits.py",
+        "if mine >= self.per_address and not _loopback(address):",
+        "if mine > self.per_address and not _loopback(address):",
+        "one too many per address",
+    ),
+    Mutant(
+        "L6",
+        S + "limits.py",
+        "if mine >= self.per_address and not _loopback(address):",
+        "if mine >= self.per_address:",
+        "loopback connections counted",
+    ),
+    Mutant(
+        "L7",
+        S + "limits.py",
+        "        self.total -= 1\n",
+        "",
+        "a closed connection still counted",
+    ),
+    Mutant(
+        "L8",
+        S + "limits.py",
+        'key = kind if kind in self.messages else "other"',
+        "key = kind",
+        "every unknown kind its own bucket",
+    ),
+    Mutant(
+        "L9",
+        S + "limits.py",
+        "return None if wait is None else str(max(1, math.ceil(wait)))",
+        "return None if wait is None else str(max(1, round(wait)))",
+        "Retry-After rounded down",
+    ),
+    Mutant(
+        "L10",
+        S + "limits.py",
+        "PER_ADDRESS = 50",
+        "PER_ADDRESS = 51",
+        "per-address limit one higher",
+    ),
+    Mutant(
+        "S1",
+        S + "registry.py",
+        "        if t.seated or t.watching:\n            return",
+        "        if t.seated:\n            return",
+        "idle close no longer spares watched games",
+    ),
+    Mutant(
+        "S2",
+        S + "registry.py",
+        "if not t.finished and t.last_active < limit:",
+        "if not t.finished and t.last_active <= limit:",
+        "idle at exactly 30 days",
+    ),
+    Mutant(
+        "S3",
+        S + "registry.py",
+        "limit = self.clock.wall() - IDLE_DAYS * 86_400",
+        "limit = self.clock.wall() - (IDLE_DAYS - 1) * 86_400",
+        "29 days idle closed",
+    ),
+    Mutant(
+        "S4",
+        S + "tables.py",
+        (
+            "            if s.stored.token_hash is not None:\n"
+            '                raise TableError("seat_taken"'
+        ),
+        '            if False:\n                raise TableError("seat_taken"',
+        "a taken seat taken again",
+    ),
+    Mutant(
+        "S5",
+        S + "tables.py",
+        (
+            "            if self.finished:\n"
+            '                raise TableError("game_over", "this game is over", 409)\n'
+            "            code"
+        ),
+        "            code",
+        "a seat taken at a finished game",
+    ),
+    Mutant(
+        "S6",
+        S + "tables.py",
+        "sits_from=len(self.game.rounds) + 1,  # a round",
+        "sits_from=len(self.game.rounds),  # a round",
+        "a taken seat plays the round under way",
+    ),
+    Mutant(
+        "S7",
+        S + "tables.py",
+        "code = None if s.stored.open else invite_code()",
+        "code = None",
+        "a left invited seat opens to anyone",
+    ),
+    Mutant(
+        "S8",
+        S + "tables.py",
+        "if self.finished and not (self.seated or self.watching) and not self.moving:",
+        "if self.finished and not self.seated and not self.moving:",
+        "a watched finished table let go",
+    ),
+    Mutant(
+        "S9",
+        S + "registry.py",
+        "host_seat=min(tokens) if tokens else None",
+        "host_seat=max(tokens) if tokens else None",
+        "the host's seat the last named",
+    ),
+    Mutant(
+        "S10",
+        S + "tables.py",
+        "if self.game.turn == seat:\n            self.turn_clock.disarm(self)",
+        "if self.game.turn != seat:\n            self.turn_clock.disarm(self)",
+        "clock kept for a seat handed over",
+    ),
+    Mutant(
+        "G1",
+        S + "registry.py",
+        "        for t in kept:  # as they were before the start: those already moving go on\n"
+        "            t.advance()",
+        "        pass",
+        "the tables read at a start never move on by themselves",
+    ),
+    Mutant(
+        "G2",
+        S + "registry.py",
+        "            elif not later:",
+        "            elif False:",
+        "a table named at a start waits for all the others before it moves on",
+    ),
+    Mutant(
+        "G3",
+        S + "registry.py",
+        "kept = sorted(self.tables.values(), key=lambda t: (t.created, t.id))",
+        "kept = list(self.tables.values())",
+        "the tables listed in the order they were read, not oldest first",
+    ),
+    Mutant(
+        "G4",
+        S + "registry.py",
+        "        await self._named(table_id)\n",
+        "",
+        "a table not read yet at a start is not found",
+    ),
+    Mutant(
+        "H1",
+        S + "host.py",
+        '        if not t.finished:\n            raise TableError("not_finished"',
+        '        if False:\n            raise TableError("not_finished"',
+        "a game in progress removed",
+    ),
+    Mutant(
+        "H2",
+        S + "host.py",
+        '    if body.action == "end":\n        if t.finished:',
+        '    if body.action == "end":\n        if False:',
+        "a finished game ended again",
+    ),
+    Mutant(
+        "H3",
+        S + "host.py",
+        '            if s.stored.kind != "person":',
+        "            if False:",
+        "a computer's seat replaced",
+    ),
+    Mutant(
+        "H4",
+        S + "host.py",
+        "                sits_from=len(t.game.rounds) + 1,",
+        "                sits_from=len(t.game.rounds),",
+        "an invited seat plays the round under way",
+    ),
+    Mutant(
+        "H5",
+        S + "host.py",
+        '            if s.stored.kind != "computer":',
+        "            if False:",
+        "a person's seat invited away",
+    ),
+    Mutant(
+        "H6",
+        S + "host.py",
+        "        spectator_chat=settings.spectator_chat,\n",
+        "",
+        "again forgets spectator chat",
+    ),
+    Mutant(
+        "H7",
+        S + "host.py",
+        "        hints=settings.hints,\n",
+        "",
+        "again forgets hints",
+    ),
+    Mutant(
+        "H8",
+        S + "host.py",
+        "        elif n in connected:",
+        "        elif n in connected or st.open:",
+        "again: an open seat's person given a token",
+    ),
+    Mutant(
+        "H9",
+        S + "host.py",
+        (
+            "    if t.finished:\n"
+            '        raise TableError("game_over", "this game is over", 409)\n'
+            '    if body.action in ("start", "wait", "next_round"):'
+        ),
+        '    if body.action in ("start", "wait", "next_round"):',
+        "replace at a finished game",
+    ),
+    Mutant(
+        "R1",
+        "src/domeng/history/ratings.py",
+        "if len(ratings) < 2:",
+        "if len(ratings) < 3:",
+        "two-player rounds never rated",
+    ),
+    Mutant(
+        "R2",
+        "src/domeng/history/ratings.py",
+        "ranks=[float(p) for p in places]",
+        "ranks=[float(-p) for p in places]",
+        "places upside down",
+    ),
+    Mutant(
+        "R3",
+        "src/domeng/history/ratings.py",
+        "return self.mu - 2 * self.sigma",
+        "return self.mu - 3 * self.sigma",
+        "low three sigmas",
+    ),
+    Mutant(
+        "R4",
+        "src/domeng/history/ratings.py",
+        "    if len(ratings) != len(places):\n        raise",
+        "    if False:\n        raise",
+        "places and ratings of other lengths",
+    ),
+    Mutant(
+        "R5",
+        "src/domeng/history/ratings.py",
+        'return f"{r.mu:.1f} ± {2 * r.sigma:.1f}"',
+        'return f"{r.mu:.1f} ± {r.sigma:.1f}"',
+        "shown with one sigma",
+    ),
+    Mutant(
+        "K1",
+        "src/domeng/bots/coach.py",
+        '    Reason.MATTIKKENG: "manguno",',
+        '    Reason.MATTIKKENG: "cucuq",',
+        "MATTIKKENG's stones called CUCUQ",
+    ),
+    Mutant(
+        "K2",
+        "src/domeng/bots/coach.py",
+        '    Reason.PASSEBUNGE: "pass",',
+        '    Reason.PASSEBUNGE: "cucuq",',
+        "PASSEBUNGE's stones called CUCUQ",
+    ),
+    Mutant(
+        "K3",
+        "src/domeng/bots/coach.py",
+        '    Reason.MANGUNO: "cucuq",',
+        '    Reason.MANGUNO: "manguno",',
+        "MANGUNO without MATTIKKENG called manguno",
+    ),
+    Mutant(
+        "K4",
+        "src/domeng/bots/coach.py",
+        "                if i < after:",
+        "                if i <= after:",
+        "a pass after the next play counted",
+    ),
+    Mutant(
+        "K5",
+        "src/domeng/bots/coach.py",
+        "                elif giver == seat:",
+        "                elif receiver != seat:",
+        "stones given by others counted as given",
+    ),
+    Mutant(
+        "K6",
+        "src/domeng/bots/coach.py",
+        "            if r.camat == seat:",
+        "            if r.camat != seat:",
+        "camat chances swapped",
+    ),
+    Mutant(
+        "D1",
+        "src/domeng/engine/standings.py",
+        "self.received[:], self.won[:]",
+        "self.received, self.won[:]",
+        "Tally.copy shares a list",
+    ),
+    Mutant(
+        "D2",
+        "src/domeng/engine/standings.py",
+        "return (-titles[n], stones[n], self.received[n])",
+        "return (-titles[n], self.received[n], stones[n])",
+        "stones and received swapped in the order",
+    ),
+    Mutant(
+        "D3",
+        "src/domeng/engine/standings.py",
+        "rank = out[-1].rank if out and key(out[-1].seat) == key(n) else place",
+        "rank = place",
+        "no shared ranks",
+    ),
+    Mutant(
+        "D4",
+        "src/domeng/engine/standings.py",
+        (
+            "if e.first_cappu is not None and e.finish is Finish.POLLO:\n"
+            "                    self.pollo"
+        ),
+        "if e.first_cappu is not None and e.finish is Finish.POLLO:\n                    self.ceki",
+        "a POLLO counted as CEKI",
+    ),
+    Mutant(
+        "D5",
+        "src/domeng/engine/standings.py",
+        "        self.add_events(r.events)\n        self.rounds += 1",
+        "        self.add_events(r.events)",
+        "rounds not counted",
+    ),
+    Mutant(
+        "D6",
+        "src/domeng/engine/standings.py",
+        "self.camat[:], self.rounds,",
+        "self.camat[:], 0,",
+        "a copy forgets its rounds",
+    ),
+    Mutant(
+        "K7",
+        "src/domeng/bots/coach.py",
+        '    if not moves:\n        raise ValueError(f"seat {v.seat} is not in turn")',
+        '    if False:\n        raise ValueError(f"seat {v.seat} is not in turn")',
+        "a judgement without a seat in turn",
+    ),
+    Mutant(
+        "K8",
+        "src/domeng/bots/coach.py",
+        '    if seat is None:\n        raise ValueError("the round is over")',
+        '    if False:\n        raise ValueError("the round is over")',
+        "hindsight on a finished round",
+    ),
+    Mutant(
+        "L11",
+        S + "limits.py",
+        "if b.tokens + (now - b.at) * b.share.rate < b.share.burst",
+        "if b.tokens + (now - b.at) * b.share.rate <= b.share.burst",
+        "full buckets never forgotten",
+    ),
+    Mutant(
+        "L12",
+        S + "limits.py",
+        "if len(self._addresses) > 10_000:",
+        "if len(self._addresses) >= 10_000:",
+        "forgotten one address early",
+    ),
+    Mutant(
+        "D7",
+        "src/domeng/engine/standings.py",
+        '"manguno": self.manguno,',
+        '"manguno": self.mattikkeng,',
+        "json names the wrong figure",
+    ),
+    Mutant(
+        "T8",
+        S + "turnclock.py",
+        "seat = t.game.turn if t.started else None",
+        "seat = t.game.turn",
+        "a clock before the first deal",
+    ),
+    Mutant(
+        "C10",
+        S + "chat.py",
+        "RATE = (5, 10.0)",
+        "RATE = (5, 9.0)",
+        "the rate window a second shorter",
+    ),
+    Mutant(
+        "H10",
+        S + "host.py",
+        "    if not t.is_host(body.token):",
+        "    if False:",
+        "anyone has the host's say",
+    ),
+    Mutant(
+        "D8",
+        "src/domeng/engine/standings.py",
+        "self.mattikkeng[:], self.passebunge[:],",
+        "self.mattikkeng, self.passebunge[:],",
+        "Tally.copy shares the MATTIKKENG list",
+    ),
+    Mutant(
+        "M1",
+        "src/domeng/server/club/passwords.py",
+        "len(password) < MIN_PASSWORD",
+        "len(password) <= MIN_PASSWORD",
+        "club: a password one character short of the minimum taken",
+    ),
+    Mutant(
+        "M2",
+        "src/domeng/server/club/passwords.py",
+        "len(set(folded)) < 4",
+        "len(set(folded)) < 5",
+        "club: a password of 4 different characters refused",
+    ),
+    Mutant(
+        "M3",
+        "src/domeng/server/club/throttle.py",
+        "if c.wrong > self.free:",
+        "if c.wrong >= self.free:",
+        "club: the last free guess locks",
+    ),
+    Mutant(
+        "M4",
+        "src/domeng/server/club/throttle.py",
+        "if c.last and now - c.last > LONGEST:",
+        "if False:",
+        "club: a long quiet does not count afresh",
+    ),
+    Mutant(
+        "M5",
+        "src/domeng/server/club/members.py",
+        "if link.expires <= at:",
+        "if link.expires < at:",
+        "club: a link works at its expiry",
+    ),
+    Mutant(
+        "M6",
+        "src/domeng/server/club/state.py",
+        "if session is None or session.expires <= now:",
+        "if session is None or session.expires < now:",
+        "club: a session works at its end",
+    ),
+    Mutant(
+        "M7",
+        "src/domeng/server/club/moderation.py",
+        "            if wait > 0:",
+        "            if wait >= 0:",
+        "club: a mute refuses at its end",
+    ),
+    Mutant(
+        "M8",
+        "src/domeng/server/club/roles.py",
+        "RANK[target.role] >= RANK[actor.role]",
+        "RANK[target.role] > RANK[actor.role]",
+        "club: an admin acts on an equal",
+    ),
+    Mutant(
+        "M9",
+        "src/domeng/server/club/state.py",
+        "        if member.suspended:",
+        "        if False:",
+        "club: a suspended member's session let in",
+    ),
+    Mutant(
+        "M10",
+        "src/domeng/server/club/gate.py",
+        "if m is None or m.group(1) != member.table:",
+        "if m is None:",
+        "club: a guest reaches any table",
+    ),
+    Mutant(
+        "M11",
+        "src/domeng/server/club/gate.py",
+        'if changes and site in ("cross-site", "same-site"):',
+        'if changes and site == "cross-site":',
+        "club: a same-site page's change let in",
+    ),
+    Mutant(
+        "M12",
+        "src/domeng/server/club/gate.py",
+        "if pick is not None and pick.group(1) != member.id:",
+        "if False:",
+        "club: any profile picked",
+    ),
+    Mutant(
+        "M13",
+        "src/domeng/server/club/sessions.py",
+        'path="/", httponly=True, samesite="strict",\n',
+        'path="/", httponly=False, samesite="strict",\n',
+        "club: the cookie readable by scripts",
+    ),
+    Mutant(
+        "M14",
+        "src/domeng/storage/sql_club.py",
+        "WHERE code_hash = ? AND spent = 0",
+        "WHERE code_hash = ?",
+        "club: a link spent twice (SQL)",
+    ),
+    Mutant(
+        "M15",
+        "src/domeng/storage/memory_club.py",
+        "            if other.member == link.member:\n                other.spent = True",
+        "            pass",
+        "club: an older link not spent by a new one (memory)",
+    ),
+    Mutant(
+        "M16",
+        "src/domeng/server/club/routes.py",
+        "            club.guesses.wrong(asked.name, address)\n"
+        '            raise TableError("wrong_password"',
+        '            raise TableError("wrong_password"',
+        "club: wrong passwords not counted",
+    ),
+    Mutant(
+        "U1",
+        "src/domeng/tournament/scoring.py",
+        "if table != p.table]",
+        "if True]",
+        "a player compared with themselves too",
+    ),
+    Mutant(
+        "U2",
+        "src/domeng/tournament/scoring.py",
+        "Fraction(sum(others), len(others)) - mine",
+        "Fraction(sum(others), len(others)) + mine",
+        "own STONES counted as a gain",
+    ),
+    Mutant(
+        "U3",
+        "src/domeng/tournament/scoring.py",
+        "return (-self.score, -self.won, self.passebunge)",
+        "return (-self.score, self.won, self.passebunge)",
+        "fewer rounds won break a tie",
+    ),
+    Mutant(
+        "U4",
+        "src/domeng/tournament/scoring.py",
+        "return (-self.score, -self.won, self.passebunge)",
+        "return (-self.score, -self.won, -self.passebunge)",
+        "more PASSEBUNGE break a tie",
+    ),
+    Mutant(
+        "U5",
+        "src/domeng/tournament/scoring.py",
+        "points.append(below + Fraction(equal, 2))",
+        "points.append(below + Fraction(equal, 1))",
+        "equal places take whole points",
+    ),
+    Mutant(
+        "U6",
+        "src/domeng/tournament/scoring.py",
+        "out[(p.round, p.deal, p.table, seat)] = Fraction(-mine)",
+        "out[(p.round, p.deal, p.table, seat)] = Fraction(0)",
+        "one table scores nothing",
+    ),
+    Mutant(
+        "U7",
+        "src/domeng/tournament/seating.py",
+        "        _improve(groups, met)",
+        "        pass",
+        "no swaps after the greedy seating",
+    ),
+    Mutant(
+        "U8",
+        "src/domeng/tournament/seating.py",
+        "    room[-1] = SEATS - (count * SEATS - len(entrants))",
+        "    room[0] = SEATS - (count * SEATS - len(entrants))",
+        "the empty places at the first table",
+    ),
+    Mutant(
+        "U9",
+        S + "tournaments.py",
+        "                rt.finished for rt in r.tables if rt.id != table.id",
+        "                rt.finished for rt in r.tables",
+        "a lone table's record refused by its own game",
+    ),
+    Mutant(
+        "U10",
+        S + "tables.py",
+        "        if self.settings.tournament is not None:  # the tournament watches its tables\n"
+        "            return False",
+        "        if False:\n            return False",
+        "a tournament's computer table stops when nobody watches",
+    ),
+    Mutant(
+        "U11",
+        S + "fixed.py",
+        "    if dealt >= len(settings.deals):",
+        "    if True:",
+        "the fixed deals not dealt",
+    ),
+    Mutant(
+        "U12",
+        S + "tournaments.py",
+        "            active = [e.key for e in t.entrants if e.active and not e.fill]",
+        "            active = [e.key for e in t.entrants if not e.fill]",
+        "a withdrawal still seated",
+    ),
+    Mutant(
+        "U13",
+        S + "fixed.py",
+        "        if self.fresh:",
+        "        if False:",
+        "duplicate deals carried over as one game",
+    ),
+    Mutant(
+        "O1",
+        "src/domeng/storage/leases.py",
+        "        if row is not None and (row[0] != self.process"
+        " or row[1] != self.epochs.get(table_id)):",
+        "        if row is not None and row[0] != self.process:",
+        "a write fenced by the owner alone, not its epoch",
+    ),
+    Mutant(
+        "O2",
+        "src/domeng/storage/leases.py",
+        '"SELECT owner, epoch FROM leases WHERE table_id = ? FOR SHARE"',
+        '"SELECT owner, epoch FROM leases WHERE table_id = ?"',
+        "the fence holds no lock: a takeover does not wait for a write in flight",
+    ),
+    Mutant(
+        "O3",
+        "src/domeng/storage/leases.py",
+        '"  WHERE (p.id IS NULL OR p.expires < {_NOW}) AND l.owner IS DISTINCT FROM ?"',
+        '"  WHERE (p.id IS NULL OR p.expires > {_NOW}) AND l.owner IS DISTINCT FROM ?"',
+        "the live processes' tables taken over",
+    ),
+    Mutant(
+        "O4",
+        "src/domeng/storage/leases.py",
+        "        lost = [t for t, e in list(self.epochs.items()) if held.get(t) != e]",
+        "        lost: list[str] = []",
+        "a stalled owner does not learn what it lost",
+    ),
+    Mutant(
+        "O5",
+        "src/domeng/storage/leases.py",
+        '"UPDATE leases SET owner = ?, epoch = epoch + 1 WHERE table_id IN ("',
+        '"UPDATE leases SET owner = ?, epoch = epoch WHERE table_id IN ("',
+        "a takeover keeps the epoch: the old owner's writes go in",
+    ),
+    Mutant(
+        "O6",
+        "src/domeng/storage/sql.py",
+        "        with self._tx(alone=True) as db:\n"
+        "            self._fence(db, table_id)\n            # a play",
+        "        with self._tx(alone=True) as db:\n            # a play",
+        "a play not fenced",
+    ),
+    Mutant(
+        "O7",
+        S + "registry.py",
+        "        t.store = Dropped(table_id)  # what of it is still on its way writes nothing\n"
+        "        for c in t.connections:\n            c.close_code = MOVED\n"
+        "        task = t.stop()",
+        "        task = None",
+        "a table lost is kept: its clients are not moved",
+    ),
+    Mutant(
+        "O8",
+        S + "app.py",
+        "            Middleware(Relay),",
+        "",
+        "nothing relayed to a table's owner",
+    ),
+    Mutant(
+        "O9",
+        "src/domeng/storage/leases.py",
+        '                f"UPDATE processes SET expires = {_NOW} - 1 '
+        'WHERE address = ? AND id <> ?",',
+        '                f"UPDATE processes SET expires = {_NOW} + 0 '
+        'WHERE address = ? AND id <> ?",',
+        "a process restarted at its address waits for its predecessor's lease",
+    ),
+    Mutant(
+        "O10",
+        "src/domeng/storage/leases.py",
+        '"WHERE table_id = ? AND epoch = ? RETURNING epoch",',
+        '"WHERE table_id = ? AND epoch >= ? RETURNING epoch",',
+        "a table named taken without comparing its epoch: two processes may both have it",
+    ),
+]
+
+EQUIVALENT = {
+    "O1": "a process's id is new at every start and a table it dropped writes nothing again "
+    "(leases.Dropped): the owner alone fences as the epoch does",
+    "C9": "the message model takes a text or a phrase, never both, so a text's phrase is None",
+}
+"""Survivors judged equivalent: no input the service accepts tells them apart."""
+
+TESTS = {
+    "turnclock.py": ["server/test_server_turn_clock.py", "server/test_server_clock.py"],
+    "tables.py": [
+        "server/test_server_turn_clock.py",
+        "server/test_server_seating.py",
+        "server/test_server_host.py",
+        "server/test_server_clock.py",
+        "server/test_server_friends.py",
+    ],
+    "registry.py": [
+        "server/test_server_registry.py",
+        "server/test_server_seating.py",
+        "server/test_server_clock.py",
+        "server/test_server_several.py",
+    ],
+    "chat.py": ["server/test_server_chat.py", "server/test_server_friends.py"],
+    "leases.py": ["server/test_storage_leases.py", "server/test_server_several.py"],
+    "src/domeng/storage/sql.py": ["server/test_storage_leases.py"],
+    "app.py": ["server/test_server_several.py"],
+    "limits.py": ["server/test_server_limits_bounds.py", "server/test_server_limits.py"],
+    "host.py": ["server/test_server_host.py", "server/test_server_friends.py"],
+    "ratings.py": ["history/test_ratings.py", "test_doctests.py", "history/test_history.py"],
+    "coach.py": ["bots/test_coach_causes.py", "bots/test_coach.py"],
+    "src/domeng/tournament/scoring.py": ["tournament", "server/test_tournament_duplicate.py"],
+    "src/domeng/tournament/seating.py": ["tournament", "server/test_tournament_duplicate.py"],
+    "tournaments.py": ["server/test_tournament_duplicate.py", "server/test_server_tournaments.py"],
+    "fixed.py": ["server/test_tournament_duplicate.py", "server/test_server_tournaments.py"],
+    "moving.py": ["server/test_tournament_duplicate.py", "server/test_server_computer_tables.py"],
+    "standings.py": [
+        "engine/test_tally.py",
+        "engine/test_standings.py",
+        "server/test_server_standings.py",
+    ],
+    "passwords.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "throttle.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "members.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "state.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "moderation.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "roles.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "gate.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "sessions.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "routes.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "sql_club.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+    "memory_club.py": [
+        "server/test_club_rules.py",
+        "server/test_storage_club_contract.py",
+        "server/test_club.py",
+    ],
+}
+"""The test files that cover each module, by its name, or by its path where two modules
+share a name (the quick ones first: -x stops at a kill)."""
+
+
+def run(m: Mutant) -> str:
+    """ "killed", "survived" or "n/a" (its text is not in its file)."""
+    path = ROOT / m.file
+    source = path.read_text(encoding="utf-8")
+    if source.count(m.old) != 1:
+        return "n/a"
+    tests = [f"tests/{t}" for t in TESTS.get(m.file) or TESTS[path.name]]
+    try:
+        path.write_text(source.replace(m.old, m.new), encoding="utf-8")
+        command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+        done = subprocess.run(
+            [*command, *tests], cwd=ROOT, capture_output=True, text=True, timeout=900
+        )
+        return "survived" if done.returncode == 0 else "killed"
+    except subprocess.TimeoutExpired:
+        return "killed"
+    finally:
+        path.write_text(source, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("ids", nargs="*", help="the mutants to try (all when none)")
+    args = parser.parse_args()
+    chosen = [m for m in MUTANTS if not args.ids or m.id in args.ids]
+    counts = {"killed": 0, "survived": 0, "n/a": 0, "equivalent": 0}
+    for m in chosen:
+        start = time.monotonic()
+        result = run(m)
+        if result == "survived" and m.id in EQUIVALENT:
+            result = "equivalent"
+        counts[result] += 1
+        note = f" ({EQUIVALENT[m.id]})" if result == "equivalent" else ""
+        print(f"{m.id:4} {result:10} {time.monotonic() - start:5.0f} s  {m.what}{note}", flush=True)
+    tried = len(chosen) - counts["n/a"]
+    print(
+        f"mutants: {counts['killed']} killed of {tried} tried, {counts['equivalent']} judged "
+        f"equivalent, {counts['survived']} survived ({counts['n/a']} not applicable)"
+    )
+
+
+if __name__ == "__main__":
+    main()

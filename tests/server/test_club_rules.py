@@ -1,0 +1,338 @@
+"""The club's rules one at a time, on a fake clock: a link's and a session's life, the
+throttle's locks, a mute's end, the passwords refused, and ``domeng members add``."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from domeng.cli import main
+from domeng.server.bodies import NewTable
+from domeng.server.clock import FakeClock
+from domeng.server.club import Club
+from domeng.server.club.members import (
+    DAY,
+    GUEST_HOURS,
+    LINK_DAYS,
+    add_member,
+    claim,
+    linked_member,
+    new_link,
+)
+from domeng.server.club.moderation import mute
+from domeng.server.club.passwords import MIN_PASSWORD, common_passwords, weakness
+from domeng.server.club.purge import EVERY, LINKS_KEPT_DAYS
+from domeng.server.club.sessions import new_session
+from domeng.server.club.throttle import ACCOUNT_FREE, FIRST, LONGEST, Guesses
+from domeng.server.connection import Connection
+from domeng.server.hub import Hub
+from domeng.server.messages import Chat
+from domeng.server.tables import Table, TableError, hash_token
+from domeng.storage import ADMIN, GUEST, MEMBER, MemoryStorage, SQLiteStorage, StoredMember
+
+from .conftest import drain
+from .test_server_clock import InlineRunner
+
+AT = 1_800_000_000.0
+
+
+def test_a_link_works_until_it_expires_and_no_longer() -> None:
+    s = MemoryStorage()
+    code = add_member(s, "Besse", MEMBER, AT).code
+    last = AT + LINK_DAYS * DAY
+    assert linked_member(s, code, last - 0.001).name == "Besse"
+    with pytest.raises(TableError) as e:
+        linked_member(s, code, last)
+    assert e.value.code == "expired_link"
+
+
+def test_a_guests_link_lasts_a_day() -> None:
+    s = MemoryStorage()
+    code = add_member(s, "Tamu", GUEST, AT, table="t1").code
+    assert linked_member(s, code, AT + GUEST_HOURS * 3600 - 1).role == GUEST
+    with pytest.raises(TableError) as e:
+        linked_member(s, code, AT + GUEST_HOURS * 3600)
+    assert e.value.code == "expired_link"
+
+
+def test_a_claimed_link_is_spent_and_sets_the_password() -> None:
+    s = MemoryStorage()
+    code = add_member(s, "Besse", MEMBER, AT).code
+    assert claim(s, code, "argon-hash", AT).password == "argon-hash"
+    stored = s.member(name="Besse")
+    assert stored is not None and stored.password == "argon-hash"
+    with pytest.raises(TableError) as e:
+        claim(s, code, "other", AT)
+    assert e.value.code == "spent_link"
+
+
+def test_a_suspended_members_link_is_refused() -> None:
+    s = MemoryStorage()
+    code = add_member(s, "Besse", MEMBER, AT).code
+    m = s.member(name="Besse")
+    assert m is not None
+    m.suspended = True
+    s.save_member(m)
+    with pytest.raises(TableError) as e:
+        linked_member(s, code, AT)
+    assert e.value.code == "member_suspended"
+
+
+def test_a_home_profile_of_that_name_becomes_the_members_and_a_name_is_taken_once() -> None:
+    s = MemoryStorage()
+    first = add_member(s, "Besse", MEMBER, AT).member
+    profile = s.profile(name="besse")
+    assert profile is not None and profile.id == first.id
+    with pytest.raises(TableError) as e:
+        add_member(s, "BESSE", ADMIN, AT)
+    assert e.value.code == "name_taken"
+    with pytest.raises(TableError) as e:
+        add_member(s, "  ", MEMBER, AT)
+    assert e.value.code == "bad_name"
+
+
+def test_passwords_refused_and_taken() -> None:
+    assert weakness("x7-kq" * 2, "Besse") is None  # 10 characters
+    assert weakness("x7-kq" * 2 + "x" * 190, "Besse") is None  # 200 characters
+    assert weakness("x7-kq" * 2 + "x" * 191, "Besse") is not None
+    assert weakness("x7-kq2-w9", "Besse") is not None  # 9
+    assert MIN_PASSWORD == 10
+    assert "bismillah123" in common_passwords()
+    assert weakness("Bismillah123", "Besse") is not None  # common, in any case
+    assert weakness("my-name-is-besse", "Besse") is not None
+    assert weakness("abababababab", "Besse") is not None  # too few different characters
+    assert weakness("abcabcabcabd", "Besse") is None  # four different ones
+
+
+def test_guesses_lock_for_a_time_that_doubles_up_to_the_longest() -> None:
+    clock = FakeClock()
+    g = Guesses(clock)
+    for _ in range(ACCOUNT_FREE):
+        g.check("Besse", "a")
+        g.wrong("Besse", "a")
+    g.check("Besse", "a")  # the free ones lock nothing
+    waits = []
+    for _ in range(12):
+        g.wrong("Besse", "a")
+        waits.append(g.accounts.wait("besse"))
+        clock.advance(waits[-1])
+    assert waits[:4] == [FIRST, 2 * FIRST, 4 * FIRST, 8 * FIRST]
+    assert max(waits) == LONGEST
+    g.wrong("Besse", "a")
+    with pytest.raises(TableError) as e:
+        g.check("BESSE", "b")  # the account, whatever the address
+    assert e.value.code == "too_many_guesses" and e.value.retry_after == LONGEST
+    clock.advance(LONGEST)
+    g.check("Besse", "b")
+    g.right("Besse")
+    assert g.accounts.wait("besse") == 0
+
+
+def test_a_long_quiet_counts_guesses_afresh() -> None:
+    clock = FakeClock()
+    g = Guesses(clock)
+    for _ in range(ACCOUNT_FREE):
+        g.wrong("Besse", "a")
+    clock.advance(LONGEST + 1)
+    g.wrong("Besse", "a")
+    assert g.accounts.wait("besse") == 0
+
+
+def test_a_session_ends_when_its_time_is_over() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock)
+        club = Club(hub)
+        member = add_member(s, "Besse", MEMBER, clock.wall()).member
+        token = new_session(s, member, clock.wall())
+        assert (await club.signed_in(token)).name == "Besse"
+        clock.advance(30 * DAY - 1)
+        assert (await club.signed_in(token)).name == "Besse"
+        clock.advance(1)
+        with pytest.raises(TableError) as e:
+            await club.signed_in(token)
+        assert e.value.code == "not_signed_in"
+        await hub.close()
+
+    asyncio.run(main())
+
+
+async def _besse_at_a_table(
+    s: MemoryStorage, hub: Hub, clock: FakeClock
+) -> tuple[StoredMember, StoredMember, Table, Connection]:
+    """The admin Ani, and the member Besse seated (with her profile) at a table of hers
+    with four computers, connected."""
+    admin = add_member(s, "Ani", ADMIN, clock.wall()).member
+    besse = add_member(s, "Besse", MEMBER, clock.wall()).member
+    seats = [{"kind": "person", "name": "Besse"}] + [{"kind": "computer", "level": "random"}] * 4
+    created = await hub.create_table(NewTable.model_validate({"seats": seats}))
+    t = created.table
+    t.seats[0].stored.profile = besse.id
+    c = Connection()
+    hub.hello(t, c, created.tokens[0])
+    return admin, besse, t, c
+
+
+def test_a_mute_ends_when_its_time_is_over() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        club = Club(hub)
+        await club.start()
+        admin, besse, t, c = await _besse_at_a_table(s, hub, clock)
+        await mute(club, admin, besse, 10)
+        with pytest.raises(TableError) as e:
+            await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "hi"}))
+        assert e.value.code == "muted"
+        clock.advance(10 * 60 - 1)
+        with pytest.raises(TableError):
+            await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "hi"}))
+        clock.advance(1)
+        await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "hi"}))
+        assert t.chat[-1]["name"] == "Besse"
+        await hub.close()
+
+    asyncio.run(main())
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Let the storage's thread work until ``done()`` (bounded: 10 s of real time)."""
+    for _ in range(1000):
+        if done():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("it never happened")
+
+
+def test_what_is_over_is_purged_at_the_start_and_every_hour() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        member = add_member(s, "Besse", MEMBER, clock.wall() - (LINK_DAYS + 30) * DAY).member
+        old = new_session(s, member, clock.wall() - 30 * DAY)  # ends now
+        young = new_session(s, member, clock.wall() - 30 * DAY + EVERY)  # in an hour
+        hub = Hub(s, InlineRunner(), clock)
+        club = Club(hub)
+        await club.start()
+        assert s.session(hash_token(old)) is None and s.session(hash_token(young)) is not None
+        assert s.purge_club(clock.wall(), clock.wall() - LINKS_KEPT_DAYS * DAY, 0.0) == 0
+        code = new_link(s, member, clock.wall())  # expires in LINK_DAYS days
+        # a session that ends when the link expires: gone, a purge ran after that
+        mark = new_session(s, member, clock.wall() + (LINK_DAYS - 30) * DAY)
+        clock.advance(EVERY - 1)
+        await asyncio.sleep(0.05)
+        assert s.session(hash_token(young)) is not None  # not yet purged
+        clock.advance(1)
+        await _until(lambda: s.session(hash_token(young)) is None)
+        clock.advance(LINK_DAYS * DAY)
+        await _until(lambda: s.session(hash_token(mark)) is None)
+        with pytest.raises(TableError) as e:
+            linked_member(s, code, clock.wall())  # still known, as expired
+        assert e.value.code == "expired_link"
+        clock.advance(LINKS_KEPT_DAYS * DAY)
+        await _until(lambda: s.link(hash_token(code)) is None)
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_wrong_guesses_are_not_forgiven_by_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite3"
+
+    async def main() -> None:
+        clock = FakeClock()
+        hub = Hub(SQLiteStorage(db), InlineRunner(), clock)
+        club = Club(hub)
+        await club.start()
+        for _ in range(ACCOUNT_FREE + 1):
+            await club.guessed_wrong("Besse", "a")
+        with pytest.raises(TableError):
+            club.guesses.check("Besse", "b")
+        await hub.close()
+        s = SQLiteStorage(db)
+        again = Club(Hub(s, InlineRunner(), clock))  # the service started anew
+        await again.start()
+        with pytest.raises(TableError) as e:
+            again.guesses.check("besse", "b")
+        assert e.value.code == "too_many_guesses" and e.value.retry_after == FIRST
+        clock.advance(FIRST)
+        await again.guessed_right("Besse")
+        assert [g.kind for g in s.guesses()] == ["address"]  # the account's is forgotten
+        await again.hub.close()
+
+    asyncio.run(main())
+
+
+def test_members_add_prints_a_link_and_its_qr_code(tmp_path: Path) -> None:
+    db = tmp_path / "club.sqlite3"
+    runner = CliRunner()
+    args = ["members", "add", "Ani", "--admin", "--db", str(db), "--address", "https://c.example/"]
+    result = runner.invoke(main, [*args, "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "Ani is a member of the club (admin)." in result.output
+    assert "https://c.example/?claim=" in result.output
+    assert "█" in result.output or "▀" in result.output  # the QR code
+    again = runner.invoke(main, [*args, "--lang", "en"])
+    assert again.exit_code == 1 and "taken" in again.output
+    s = SQLiteStorage(db)
+    try:
+        m = s.member(name="Ani")
+        assert m is not None and m.role == ADMIN and m.password is None
+    finally:
+        s.close()
+
+
+def test_what_an_admin_did_through_another_process_is_done_here() -> None:
+    """Two processes of one club on one database (each its own hub and club): a mute, a
+    hidden message and a suspension made through the first reach the second's tables
+    once it reads them again (in_step.catch_up), and only then."""
+    from domeng.server.club.in_step import catch_up
+    from domeng.server.club.moderation import hide, suspend
+    from domeng.storage import StoredChat
+
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
+        club_here, club_there = Club(here), Club(there)
+        await club_here.start()
+        await club_there.start()
+        admin, besse, t, c = await _besse_at_a_table(s, here, clock)
+        await here.say(t, c, Chat.model_validate({"type": "chat", "text": "halo"}))
+        said_at = t.chat[-1]["at"]
+
+        await mute(club_there, admin, besse, 10)  # through the other process
+        await here.say(t, c, Chat.model_validate({"type": "chat", "text": "masih"}))
+        await catch_up(club_here)
+        with pytest.raises(TableError) as e:
+            await here.say(t, c, Chat.model_validate({"type": "chat", "text": "lagi"}))
+        assert e.value.code == "muted"
+
+        s.add_chat(t.id, StoredChat(0, "Besse", "halo", None, said_at))  # as stored there
+        there_t = await there.find(t.id)
+        await hide(club_there, there_t, admin, said_at)
+        assert any(m["at"] == said_at for m in t.chat)  # not yet read here
+        drain(c)
+        await catch_up(club_here)
+        assert all(m["at"] != said_at for m in t.chat)
+        assert {"type": "chat_hidden", "at": said_at} in drain(c)  # the page is told
+        assert (t.id, said_at) in club_here.hidden
+
+        await suspend(club_there, admin, besse, True)
+        assert t.seats[0].stored.profile == besse.id  # not yet read here
+        await catch_up(club_here)
+        assert t.seats[0].stored.profile is None and t.seats[0].stored.token_hash is None
+        await catch_up(club_here)  # once: a suspension is not done again
+        assert besse.id in club_here.shut
+        await here.close()
+        await there.close()
+
+    asyncio.run(main())

@@ -1,0 +1,42 @@
+"""`domeng serve` stopped with Ctrl-C ends normally: a line in the language, exit status 0
+(not click's "Aborted!" and 1). Only 127.0.0.1, a port the system chooses."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domeng.i18n import words
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
+@pytest.mark.parametrize("code", ["en", "tr"])
+def test_ctrl_c_stops_the_service_as_a_normal_end(code: str, tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", DOMENG_DATA_DIR=str(tmp_path))
+    command = [sys.executable, "-m", "domeng", "serve", "--lang", code, "--no-browser"]
+    db = ["--port", "0", "--db", str(tmp_path / "t.sqlite3")]
+    with subprocess.Popen(
+        [*command, *db], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            first = proc.stdout.readline()
+            assert "http://127.0.0.1:" in first, first
+            proc.stdout.readline()  # "Ctrl-C stops the service."
+            port = int(first.split("127.0.0.1:")[1].split("/")[0])
+            with socket.create_connection(("127.0.0.1", port), timeout=30):
+                pass  # it serves: now a person's Ctrl-C
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert proc.returncode == 0, err
+    assert words(code)("serve.stopped") in out
+    assert "Aborted" not in err and "Traceback" not in err, err
