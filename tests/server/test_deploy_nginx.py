@@ -70,6 +70,24 @@ def _free_port() -> int:
         return port
 
 
+@contextlib.contextmanager
+def refusing(port: int = 0) -> Iterator[int]:
+    """A loopback port where a process is down, kept so while the block runs: a socket
+    bound to it and never listening, so the kernel refuses every connection (as for a
+    process that died) and no other program can start listening there meanwhile (a port
+    merely found free once could be taken by a server another test starts, and a server
+    that takes a connection but does not answer would hold nginx's request for its whole
+    proxy_read_timeout). A port that cannot be bound just now is given as it is."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            yield port
+            return
+        yield s.getsockname()[1]
+
+
 def _wait_until(ready: Callable[[], bool], proc: subprocess.Popen[bytes], log: Path) -> None:
     """Until ``ready()``; fails, with the program's log, if it ends or takes too long."""
     deadline = time.monotonic() + START
@@ -186,8 +204,15 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
     nginx = _program("nginx", "/usr/sbin/nginx")
     d = tmp_path_factory.mktemp("nginx")
     cert, key = certificate(d)
-    service, down, http, https = (_free_port() for _ in range(4))
-    (d / "domeng.conf").write_text(rendered([down, service], http, https, cert, key))
+    service, http, https = (_free_port() for _ in range(3))
+    with refusing() as down:  # a second process, down
+        (d / "domeng.conf").write_text(rendered([down, service], http, https, cert, key))
+        yield from _served(d, nginx, service, http, https)
+
+
+def _served(d: Path, nginx: str, service: int, http: int, https: int) -> Iterator[Proxied]:
+    """nginx (configured in ``d``) and one ``domeng serve --club`` on ``service``, running;
+    Ani's link claimed through nginx."""
     (d / "nginx.conf").write_text(MAIN.format(d=d))
     db = d / "tables.sqlite3"
     storage = SQLiteStorage(db)  # the club's owner, as domeng members add makes her
