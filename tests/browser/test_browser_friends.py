@@ -239,7 +239,9 @@ def test_five_friends_play_a_game_with_a_clock_talk_and_play_again(
     assert all(w in host.locator("[data-winner]").inner_text() for w in winners)
     # the last round's summary says who a computer played for
     host.click("[data-last-round]")
-    assert "A computer played for Emba" in host.locator("[data-stand-in-note]").inner_text()
+    # (Emba's at least: on a busy machine a slow browser's clock may have run out too)
+    note = host.locator("[data-stand-in-note]").inner_text()
+    assert note.startswith("A computer played for ") and "Emba" in note, note
     # brought into view: it comes below the standings, past the screen's bottom
     top = host.locator("[data-round-summary]").evaluate("e => e.getBoundingClientRect().top")
     assert 0 <= top < host.viewport_size["height"], top

@@ -32,7 +32,7 @@ from .postgres import postgres_cluster, postgres_database, postgres_url  # noqa:
 
 Json = dict[str, Any]
 T = TypeVar("T")
-TIMEOUT = 10.0
+TIMEOUT = 30.0
 SERVICE_THREAD = "domeng-test-service"
 
 
@@ -172,7 +172,7 @@ def serve_in_thread(app: Any, **config: Any) -> tuple[uvicorn.Server, threading.
     server = uvicorn.Server(made)
     thread = threading.Thread(target=server.run, daemon=True, name=SERVICE_THREAD)
     thread.start()
-    deadline = time.monotonic() + TIMEOUT
+    deadline = time.monotonic() + 60  # the app's start-up reads its storage, loads bots
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the service did not start")
