@@ -28,7 +28,7 @@ Json = dict[str, Any]
 async def _play_round(hub: Hub, clock: FakeClock, ts: Tournaments, tid: str) -> None:
     for _ in range(2000):
         await settle(hub, clock)
-        if ts.find(tid).status != "playing":
+        if (await ts.read(tid)).status != "playing":
             return
         clock.advance(0.05)
     raise AssertionError("the round did not end")
@@ -72,28 +72,29 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
         assert refused.value.code == "not_director"
         records: list[list[Json]] = []
         for number in (1, 2):
-            await ts.next_round(t.id, director)
+            t = await ts.next_round(t.id, director)
             assert t.status == "playing"
             with pytest.raises(TableError) as early:
                 await ts.next_round(t.id, director)
             assert early.value.code == "round_in_play"
             ids = [rt.id for rt in t.played[number - 1].tables]
             with pytest.raises(TableError) as hidden:  # its deals are still being played
-                ts.check_record(hub.tables[ids[0]])
+                await ts.check_record(hub.tables[ids[0]])
             assert hidden.value.code == "round_in_play"
             await _play_round(hub, clock, ts, t.id)
-            ts.check_record(await hub.find(ids[0]))  # the round is over: shown
+            await ts.check_record(await hub.find(ids[0]))  # the round is over: shown
             records.append(await _records(hub, clock, ids))
+        t = await ts.read(t.id)
         assert t.status == "finished"
         with pytest.raises(TableError) as over:
             await ts.next_round(t.id, director)
         assert over.value.code == "tournament_over"
         doc = ts.json(t)
-        # what a restart reads back is the same tournament
+        await hub.close()
+        # what a restart reads back is the same tournament, its standings from the records
+        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
         again = Tournaments(hub)
-        await again.load()
-        assert again.json(again.find(t.id))["standings"] == doc["standings"]
-        await ts.close()
+        assert again.json(await again.read(t.id)) == doc
         await hub.close()
         return doc, records, doc["rounds"]
 
@@ -148,30 +149,34 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
 def test_a_round_that_cannot_be_made_whole_keeps_nothing(tmp_path: Any) -> None:
     async def main() -> None:
         clock = FakeClock()
-        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
+        storage = SQLiteStorage(tmp_path / "t.sqlite3")
+        hub = Hub(storage, InlineRunner(), clock)
         ts = Tournaments(hub)
         entrants = [{"kind": "computer", "level": "random"}] * 7  # two tables, three fills
         body = NewTournament.model_validate({"name": "x", "entrants": entrants, "deals": 1})
         t, director, _ = await ts.create(body)
         made: list[str] = []
-        create = hub.create_table
+        put = storage._put_table
 
-        async def second_fails(*args: Any, **kwargs: Any) -> Any:
+        def second_fails(db: Any, table: Any) -> None:  # the round's tables, one by one
             if made:
                 raise RuntimeError("the disk is full")
-            created = await create(*args, **kwargs)
-            made.append(created.table.id)
-            return created
+            put(db, table)
+            made.append(table.id)
 
-        hub.create_table = second_fails  # type: ignore[method-assign]
+        storage._put_table = second_fails  # type: ignore[method-assign]
         with pytest.raises(RuntimeError):
             await ts.next_round(t.id, director)
+        t = await ts.read(t.id)
         assert t.status == "waiting" and t.played == [] and len(t.entrants) == 7
-        assert (await hub.find(made[0])).finished  # the table made already is ended
-        hub.create_table = create  # type: ignore[method-assign]
-        await ts.next_round(t.id, director)
+        assert t.version == 1  # the tournament unchanged
+        assert made and await hub.store.load_table(made[0]) is None  # nor its first table
+        assert not hub.tables
+        storage._put_table = put  # type: ignore[method-assign]
+        t = await ts.next_round(t.id, director)
         assert [len(r.tables) for r in t.played] == [2]
         assert sum(e.fill for e in t.entrants) == 3
+        assert {rt.id for rt in t.played[0].tables} == set(hub.tables)
         await hub.close()
 
     run_apart(main)

@@ -105,6 +105,16 @@ class Created:
         }
 
 
+@dataclass(slots=True)
+class NewTableMade:
+    """A new table not stored yet (:meth:`Registry.new_table`), with its secrets."""
+
+    stored: StoredTable
+    settings: Settings
+    tokens: dict[int, str]
+    host_token: str
+
+
 class Registry:
     """Every table in play, by id; see the module docstring."""
 
@@ -344,6 +354,15 @@ class Registry:
         """A new table (stored first): the persons named in it get their tokens, the
         creator the host's token, and each invited seat its link. ``fixed``: what a
         tournament fixes (its deals, its entrants' tokens and profiles)."""
+        new = await self.new_table(body, fixed)
+        await self.store.create_table(new.stored)
+        return await self.open_table(new)
+
+    async def new_table(self, body: NewTable, fixed: Fixed | None = None) -> NewTableMade:
+        """A new table as it will be stored, with its secrets, neither stored nor in play
+        yet: :meth:`create_table` stores it alone; a tournament stores a round's tables
+        with its own change (:meth:`~domeng.storage.Storage.save_tournament`), then
+        each is set in play by :meth:`open_table`."""
         seats = new_table_seats(body)
         tokens: dict[int, str] = {}
         for n, s in enumerate(body.seats):
@@ -370,12 +389,15 @@ class Registry:
             host_hash=hash_token(host_token),
             host_seat=min(tokens) if tokens else None,
         )
-        await self.store.create_table(stored)
-        t = Table(stored, Game(settings.variants), self.services, settings)
-        self.tables[table_id] = t
+        return NewTableMade(stored, settings, tokens, host_token)
+
+    async def open_table(self, new: NewTableMade) -> Created:
+        """A new table, stored already, set in play here: dealt before the answer."""
+        t = Table(new.stored, Game(new.settings.variants), self.services, new.settings)
+        self.tables[t.id] = t
         t.advance()
         await t.first_deal()
-        return Created(t, tokens, host_token, t.invites())
+        return Created(t, new.tokens, new.host_token, t.invites())
 
     async def find(self, table_id: str) -> Table:
         """A table in memory, or a finished one read from the database."""

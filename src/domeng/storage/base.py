@@ -137,11 +137,22 @@ class StoredTable:
 class StoredTournament:
     """A club tournament (``domeng.server.tournaments``): its id, when it was made, and
     its whole state as one JSON document, saved whole at every change (a tournament is
-    a few kilobytes, changed a few times an evening)."""
+    a few kilobytes, changed a few times an evening). What its tables' records say (who
+    won, what each seat received) is read from them, never copied here."""
 
     id: str
     created: float
     doc: dict[str, Any]
+    version: int = 0
+    """How many changes of it are kept (0: a new one, not kept yet). A change is made
+    from the version read: :meth:`Storage.save_tournament` keeps it only if it is still
+    the kept one."""
+
+
+class TournamentChanged(StorageError):
+    """A tournament's change made from a version that is no longer the kept one: another
+    change (another process's, at the same moment) was kept first; nothing of this one
+    was. Read it again, and decide again."""
 
 
 class Storage(ABC):
@@ -357,9 +368,20 @@ class Storage(ABC):
     def purge_club(self, now: float, links_before: float, guesses_before: float) -> int:
         return self._kept_club().purge_club(now, links_before, guesses_before)
 
-    def save_tournament(self, tournament: StoredTournament) -> None:
-        """Keep a tournament's state (a new one, or its change: the document replaced)."""
+    def save_tournament(
+        self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
+    ) -> int:
+        """Keep a tournament's change, made from the version kept (``tournament.version``;
+        0: a new tournament), and with it the new ``tables`` of a round it starts (each
+        as :meth:`create_table` stores one), all or nothing: answers the version kept
+        now (one more). :class:`TournamentChanged` when the kept version is another (or
+        a new one's id is taken): nothing is kept. Two processes that start the same
+        round at once: one round is kept, with its tables, the other not at all."""
         raise StorageError("this storage keeps no tournaments")
+
+    def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        """One tournament, with its version (None: there is none)."""
+        return None
 
     def load_tournaments(self) -> list[StoredTournament]:
         """Every tournament kept, oldest first."""

@@ -22,6 +22,7 @@ from .base import (
     StoredSeat,
     StoredTable,
     StoredTournament,
+    TournamentChanged,
 )
 from .memory_club import MemoryClub
 from .memory_history import MemoryHistory
@@ -129,9 +130,33 @@ class MemoryStorage(Storage):
         t = self._table(table_id)
         t.chat = [*t.chat, copy.copy(message)][-CHAT_KEPT:]
 
-    def save_tournament(self, tournament: StoredTournament) -> None:
+    def save_tournament(
+        self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
+    ) -> int:
         self._check_open()
-        self._tournaments[tournament.id] = copy.deepcopy(tournament)
+        kept = self._tournaments.get(tournament.id)
+        if (kept.version if kept is not None else 0) != tournament.version:
+            raise TournamentChanged(
+                f"tournament {tournament.id!r} was changed meanwhile "
+                f"(not at version {tournament.version})"
+            )
+        ids = [t.id for t in tables]
+        if len(set(ids)) != len(ids) or any(i in self._tables for i in ids):
+            raise StorageError("a table of the round is stored already")
+        if any(len(t.plays) != len(t.deals) for t in tables):
+            raise StorageError("a table's plays come as one list per deal")
+        version = tournament.version + 1
+        created = kept.created if kept is not None else tournament.created
+        self._tournaments[tournament.id] = StoredTournament(
+            tournament.id, created, copy.deepcopy(tournament.doc), version
+        )
+        for t in tables:
+            self._tables[t.id] = copy.deepcopy(t)
+        return version
+
+    def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        self._check_open()
+        return copy.deepcopy(self._tournaments.get(tournament_id))
 
     def load_tournaments(self) -> list[StoredTournament]:
         self._check_open()
