@@ -47,6 +47,34 @@ def _hands(record: Json) -> list[Any]:
     return [(r["hands"], r["unused"]) for r in record["rounds"]]
 
 
+def duplicate_scores(
+    records: list[list[Json]], seated: dict[tuple[int, int], list[str]]
+) -> tuple[dict[str, float], dict[str, int]]:
+    """Each player's duplicate score and rounds won, worked out from the tables' records
+    alone by a plain reading of the rule: ``records`` by round, then by table;
+    ``seated[(round, table)]`` who held each seat there (both numbered from 1)."""
+    received: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
+    won: dict[str, int] = defaultdict(int)
+    for n, round_records in enumerate(records, 1):
+        for tn, record in enumerate(round_records, 1):
+            game, _ = game_from_record(record)
+            assert game.variants.rounds.value == "fresh"
+            for d, r in enumerate(game.rounds, 1):
+                assert r.finished
+                assert r.table + sum(r.stones) == 25
+                tally = Tally()
+                tally.add(r)
+                for seat in range(5):
+                    received[(n, d, seat)][tn] = tally.received[seat]
+                    won[seated[(n, tn)][seat]] += tally.won[seat]
+    score: dict[str, float] = defaultdict(float)
+    for (n, _d, seat), by_table in received.items():
+        for tn, mine in by_table.items():
+            others = [v for other, v in by_table.items() if other != tn]
+            score[seated[(n, tn)][seat]] += sum(others) / len(others) - mine
+    return score, won
+
+
 def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> None:
     async def main() -> tuple[Json, list[list[Json]], list[Json]]:
         clock = FakeClock()
@@ -113,27 +141,12 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
         keys = {s["key"] for s in t["seats"]}
         assert all(keys & old for old in first)
     # the scores worked out from the records alone, by a plain reading of the rule
-    received: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
-    seated: dict[tuple[int, int], list[str]] = {}
-    won: dict[str, int] = defaultdict(int)
-    for n, round_records in enumerate(records, 1):
-        for tn, record in enumerate(round_records, 1):
-            game, players = game_from_record(record)
-            assert game.variants.rounds.value == "fresh"
-            seated[(n, tn)] = players
-            for d, r in enumerate(game.rounds, 1):
-                assert r.finished
-                assert r.table + sum(r.stones) == 25
-                tally = Tally()
-                tally.add(r)
-                for seat in range(5):
-                    received[(n, d, seat)][tn] = tally.received[seat]
-                    won[players[seat]] += tally.won[seat]
-    score: dict[str, float] = defaultdict(float)
-    for (n, _d, seat), by_table in received.items():
-        for tn, mine in by_table.items():
-            others = [v for other, v in by_table.items() if other != tn]
-            score[seated[(n, tn)][seat]] += sum(others) / len(others) - mine
+    seated = {
+        (n, tn): game_from_record(record)[1]
+        for n, round_records in enumerate(records, 1)
+        for tn, record in enumerate(round_records, 1)
+    }
+    score, won = duplicate_scores(records, seated)
     standings = {s["name"]: s["score"] for s in doc["standings"]}
     assert set(standings) == {f"Bot {n}" for n in range(10)}
     for name, value in standings.items():
