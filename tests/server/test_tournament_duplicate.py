@@ -193,3 +193,42 @@ def test_a_round_that_cannot_be_made_whole_keeps_nothing(tmp_path: Any) -> None:
         await hub.close()
 
     run_apart(main)
+
+
+def test_two_processes_told_next_at_once_start_one_round(tmp_path: Any) -> None:
+    """Two services on one database (two processes, here two hubs on one file) are told
+    ``next`` at once: the second has read the tournament and made its tables when the
+    first's round is kept; its own is then not kept at all, and it is refused as the
+    round is in play."""
+
+    async def main() -> None:
+        clock = FakeClock()
+        one = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
+        two = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
+        first, second = Tournaments(one), Tournaments(two)
+        entrants = [{"kind": "computer", "level": "random"}] * 10
+        body = NewTournament.model_validate({"name": "x", "entrants": entrants, "deals": 1})
+        t, director, _ = await first.create(body)
+        plan = second._plan_round
+        kept: list[Any] = []
+
+        async def meanwhile(t: Any) -> Any:
+            made = await plan(t)  # read and planned from the version before...
+            kept.append(await first.next_round(t.id, director))  # ...when the other's is kept
+            return made
+
+        second._plan_round = meanwhile  # type: ignore[method-assign]
+        with pytest.raises(TableError) as refused:
+            await second.next_round(t.id, director)
+        assert refused.value.code == "round_in_play"
+        (won,) = kept
+        ids = {rt.id for rt in won.played[0].tables}
+        assert len(ids) == 2 and set(one.tables) == ids and not two.tables
+        assert set(await one.store.tables_in_progress()) == ids  # none of the refused round
+        t = await second.read(t.id)  # both read the one round
+        assert [rt.id for rt in t.played[0].tables] == [rt.id for rt in won.played[0].tables]
+        assert t.version == 2 and t.status == "playing"
+        await one.close()
+        await two.close()
+
+    run_apart(main)
