@@ -222,6 +222,11 @@ def test_made_through_one_played_through_another_watched_through_a_third_and_kil
         state = ann.latest["state"]
         while watcher.latest["state"] < state:  # the spectator through c saw them
             watcher.recv()
+        # the list through c shows the table as its owner a knows it (from the summary a
+        # keeps in the database), Ann connected, within a second
+        while not _listed(c, table_id)["seats"][0]["connected"]:
+            assert time.monotonic() < deadline, "the list never showed Ann connected"
+            time.sleep(0.1)
         # SIGKILL the owner in the middle of a play
         view = ann.latest["view"]
         if view["turn"] == 0 and view["summary"] is None:
@@ -361,6 +366,14 @@ def test_simultaneous_seat_takings_and_ends_through_different_processes_have_one
         refused = [doc["error"]["code"] for status, doc in ended if status == 409]
         assert refused == ["game_over"] * 5
         assert everyone[1].http.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+
+
+def _listed(p: Process, table_id: str) -> Json:
+    """The table as ``GET /api/tables`` through ``p`` shows it."""
+    tables = p.http.get("/api/tables").json()["tables"]
+    (doc,) = [t for t in tables if t["id"] == table_id]
+    found: Json = doc
+    return found
 
 
 def _tournament(p: Process, tid: str) -> Json:

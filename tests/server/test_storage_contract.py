@@ -551,6 +551,34 @@ def test_a_file_of_the_first_version_opens_in_place_and_keeps_every_table(tmp_pa
     again.close()
 
 
+def test_what_the_list_shows_of_a_table_in_progress_is_kept_and_read_in_order(
+    store: Storage,
+) -> None:
+    store.create_table(table("t2", 2.0))
+    store.create_table(table("t1", 1.0))
+    store.create_table(table("t3", 3.0))
+    assert store.summaries_in_progress() == [("t1", None), ("t2", None), ("t3", None)]
+    shown = {"id": "t2", "status": "playing", "deep": [1, {"a": 2}]}
+    store.keep_summaries({"t2": shown, "t3": {"id": "t3"}, "nowhere": {"id": "nowhere"}})
+    shown["status"] = "changed after"  # a copy is kept
+    assert store.summaries_in_progress() == [
+        ("t1", None),
+        ("t2", {"id": "t2", "status": "playing", "deep": [1, {"a": 2}]}),
+        ("t3", {"id": "t3"}),
+    ]
+    store.end_table("t3", "host", {"id": "t3", "status": "finished"})
+    store.remove_table("t3")
+    store.keep_summaries({"t2": {"id": "t2", "status": "waiting"}, "t3": {"id": "t3"}})
+    assert store.summaries_in_progress() == [
+        ("t1", None),
+        ("t2", {"id": "t2", "status": "waiting"}),
+    ]
+    store.create_table(table("t4", 4.0))
+    store.end_table("t4", "host", {"id": "t4", "status": "finished"})
+    store.keep_summaries({"t4": {"id": "t4", "status": "playing"}})  # ended: not changed
+    assert store.finished_tables(10) == [{"id": "t4", "status": "finished"}]
+
+
 def test_a_tournament_is_kept_whole_and_replaced_by_its_change(
     backend: Backend, store: Storage
 ) -> None:

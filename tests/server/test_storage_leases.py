@@ -231,3 +231,16 @@ def test_a_transaction_left_open_by_a_stalled_process_ends_after_a_lease(two: Tw
     with a._read() as db:
         (setting,) = db.execute("SHOW idle_in_transaction_session_timeout").fetchone()
     assert setting == "3s"
+
+
+def test_only_a_tables_owner_keeps_what_the_list_shows_of_it(two: Two) -> None:
+    a, b = two
+    _dealt(a)
+    a.keep_summaries({"t1": {"id": "t1", "by": "A"}})
+    b.keep_summaries({"t1": {"id": "t1", "by": "B"}})  # not b's: passed over
+    assert b.summaries_in_progress() == [("t1", {"id": "t1", "by": "A"})]
+    _expire(a, "A")
+    b.take_orphans()
+    a.keep_summaries({"t1": {"id": "t1", "by": "A, late"}})  # taken over: a's is passed over
+    b.keep_summaries({"t1": {"id": "t1", "by": "B"}})
+    assert a.summaries_in_progress() == [("t1", {"id": "t1", "by": "B"})]

@@ -233,17 +233,17 @@ async def list_tables(request: Request) -> Response:
         return JSONResponse(finished)
     shown: list[TableDoc] = []
     after = cursor is None
-    tables = await hub.every_table()  # oldest first; the tables in progress
+    tables = await hub.listed()  # oldest first; the tables in progress
     for t in reversed(tables) if newest else tables:
         if not after:
             after = t.id == cursor
             continue
-        if t.finished or (status and t.status != status):
+        if t.status == "finished" or (status and t.status != status):
             continue
         if len(shown) == limit:
             more: TablesDoc = {"tables": shown, "next": shown[-1]["id"]}
             return JSONResponse(more)
-        shown.append(t.public_json())
+        shown.append(t.shown())
     if not after:
         raise TableError("bad_cursor", f"there is no table {cursor!r} to go on from", 400)
     last: TablesDoc = {"tables": shown, "next": None}

@@ -56,6 +56,7 @@ from .errors import TableError
 from .fixed import Fixed
 from .leases import Dropped, Leases, Owner
 from .limits import Connections, Limits
+from .listing import Listed, Listing
 from .messages import Back, Hint, Play, Ready
 from .messages import Chat as ChatMessage
 from .pacing import Pacing
@@ -154,11 +155,15 @@ class Registry:
         """The reading of every table in progress, at a start."""
         self.leases: Leases | None = None
         """This process's leases, when it is one of several (:meth:`several`)."""
+        self.listing: Listing | None = None
+        """The list of every process's tables, when it is one of several."""
 
     def several(self, address: str) -> None:
         """This process is one of several on the database (PostgreSQL), reached by the
         others at ``address``: it owns only the tables it holds the lease of."""
         self.leases = Leases(self.store, address, adopt=self.adopt, drop=self.drop)
+        self.listing = Listing(self.store, lambda: self.tables, self._rebuilt)
+        self.services.changed = self.listing.changed
 
     @property
     def deals(self) -> random.Random:
@@ -195,6 +200,8 @@ class Registry:
         if self.leases is not None:  # the tables nobody owns, taken; the lease kept
             ids = await self.leases.start()
             self.leases.run()
+            if self.listing is not None:
+                self.listing.run()
         else:
             ids = await self.store.tables_in_progress()
         for table_id in ids:
@@ -252,20 +259,23 @@ class Registry:
             await asyncio.shield(self._loading)
         return list(self.tables.values())
 
-    async def every_table(self) -> list[Table]:
-        """:meth:`all_tables`, and, when this process is one of several, the others'
-        tables in progress as the database holds them (read, rebuilt, not kept), all
-        oldest first."""
+    async def listed(self) -> list[Listed]:
+        """The list of tables: every table in memory, oldest first, once every table in
+        progress is read; and, when this process is one of several, the others' tables
+        in progress (:mod:`.listing`)."""
         mine = await self.all_tables()
-        if self.leases is None:
-            return mine
-        ids = await self.store.tables_in_progress()
-        others = await self.store.load_some_tables([i for i in ids if i not in self.tables])
+        if self.listing is None:
+            return [Listed.of(t) for t in mine]
+        return await self.listing.tables()
+
+    async def _rebuilt(self, ids: list[str]) -> list[Table]:
+        """The tables ``ids`` in progress as the database holds them (read, rebuilt, not
+        kept)."""
         read: list[Table] = []
-        for stored in others:
+        for stored in await self.store.load_some_tables(ids) if ids else []:
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 read.append(self.table_of(stored))
-        return sorted([*mine, *read], key=lambda t: (t.created, t.id))
+        return read
 
     async def _read_all(self) -> None:
         while self._unread:
@@ -311,6 +321,7 @@ class Registry:
                             )
                             continue
                         self.tables[t.id] = t
+                        self.services.changed(t.id)
                         built.append(t)
         finally:
             for table_id in ids:
@@ -342,6 +353,8 @@ class Registry:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self.listing is not None:
+            await self.listing.close()
         if self.leases is not None:  # its tables stopped: the others take them at once
             await self.leases.close()
         self.runner.close()
@@ -395,6 +408,7 @@ class Registry:
         """A new table, stored already, set in play here: dealt before the answer."""
         t = Table(new.stored, Game(new.settings.variants), self.services, new.settings)
         self.tables[t.id] = t
+        self.services.changed(t.id)
         t.advance()
         await t.first_deal()
         return Created(t, new.tokens, new.host_token, t.invites())

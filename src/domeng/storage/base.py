@@ -14,7 +14,7 @@ in order. The contract every backend keeps is written as a test suite,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -367,6 +367,18 @@ class Storage(ABC):
 
     def purge_club(self, now: float, links_before: float, guesses_before: float) -> int:
         return self._kept_club().purge_club(now, links_before, guesses_before)
+
+    def keep_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        """Keep what the list of tables shows of each table in progress named (by id),
+        for the other processes of a service of several to list it without rebuilding
+        it (:meth:`summaries_in_progress`). A table not in progress, not stored, or (on
+        a leased storage) not this process's is passed over."""
+        del summaries  # this default keeps none: each table is listed as rebuilt
+
+    def summaries_in_progress(self) -> list[tuple[str, dict[str, Any] | None]]:
+        """The tables in progress, in :meth:`load_tables`' order, each with the summary
+        last kept of it by :meth:`keep_summaries` (None: none yet)."""
+        return [(i, None) for i in self.tables_in_progress()]
 
     def save_tournament(
         self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()

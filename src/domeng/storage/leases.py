@@ -109,6 +109,14 @@ class Leasing(SQLStorage):
         if self._in_batch():
             self._fenced_in_batch.add(table_id)
 
+    def _holds(self, db: Db, table_id: str) -> bool:
+        if self.process is None:
+            return True
+        row = db.execute(
+            "SELECT owner, epoch FROM leases WHERE table_id = ? FOR SHARE", (table_id,)
+        ).fetchone()
+        return row is not None and row[0] == self.process and row[1] == self.epochs.get(table_id)
+
     def _in_batch(self) -> bool:
         return False
 

@@ -9,7 +9,7 @@ changes an object afterwards changes nothing stored.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import (
@@ -38,6 +38,8 @@ class MemoryStorage(Storage):
         self._summaries: dict[str, dict[str, Any]] = {}
         self._closed = False
         self._tournaments: dict[str, StoredTournament] = {}
+        self._listed: dict[str, dict[str, Any]] = {}
+        """What the list shows of each table in progress (:meth:`keep_summaries`)."""
 
     def create_table(self, table: StoredTable) -> None:
         self._check_open()
@@ -129,6 +131,16 @@ class MemoryStorage(Storage):
     def add_chat(self, table_id: str, message: StoredChat) -> None:
         t = self._table(table_id)
         t.chat = [*t.chat, copy.copy(message)][-CHAT_KEPT:]
+
+    def keep_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        self._check_open()
+        for table_id, summary in summaries.items():
+            t = self._tables.get(table_id)
+            if t is not None and t.ended is None and table_id not in self._removed:
+                self._listed[table_id] = copy.deepcopy(summary)
+
+    def summaries_in_progress(self) -> list[tuple[str, dict[str, Any] | None]]:
+        return [(i, copy.deepcopy(self._listed.get(i))) for i in self.tables_in_progress()]
 
     def save_tournament(
         self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -97,6 +97,11 @@ class SQLStorage(Storage):
     def _fence(self, db: Db, table_id: str) -> None:
         """Before a write of ``table_id``: refuse it if another process owns the table now
         (:mod:`.leases`, PostgreSQL's several processes; here: one process owns all)."""
+
+    def _holds(self, db: Db, table_id: str) -> bool:
+        """Whether this process owns ``table_id`` now (:mod:`.leases`; here: it owns all),
+        its lease held till the transaction's end: a write that may be passed over."""
+        return True
 
     def _lease_new(self, db: Db, table_id: str) -> None:
         """A new table's lease, for the process that made it (:mod:`.leases`)."""
@@ -297,6 +302,23 @@ class SQLStorage(Storage):
                 "(SELECT MAX(n) FROM chat WHERE table_id = ?) - ?",
                 (table_id, table_id, CHAT_KEPT),
             )
+
+    def keep_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        with self._tx() as db:
+            for table_id, summary in summaries.items():
+                if self._holds(db, table_id):
+                    db.execute(
+                        "UPDATE tables SET summary = ? WHERE id = ? AND ended IS NULL",
+                        (json.dumps(summary), table_id),
+                    )
+
+    def summaries_in_progress(self) -> list[tuple[str, dict[str, Any] | None]]:
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT id, summary FROM tables WHERE ended IS NULL AND removed = 0 "
+                "ORDER BY created, id"
+            )
+            return [(i, None if s is None else json.loads(s)) for i, s in rows]
 
     def save_tournament(
         self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
