@@ -20,6 +20,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -515,3 +516,33 @@ def test_a_tournament_ended_through_a_process_that_owns_none_of_its_tables(
             assert p.http.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
         again = a.http.post(f"/api/tournaments/{tid}/end", json={"token": token})
         assert (again.status_code, again.json()["error"]["code"]) == (409, "tournament_over")
+
+
+def test_the_tables_of_a_killed_process_are_shared_by_the_others(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """One of three processes, owning twelve tables, is SIGKILLed: each of the other two
+    takes six (before, the first to look took all twelve)."""
+    with processes(postgres_url, 3, tmp_path) as (a, b, c):
+        deadline = time.monotonic() + 60
+        body = {"seats": [{"kind": "computer", "level": LEVEL}] * 5, "pace_ms": 3000}
+        for _ in range(12):  # slow: none is over before the end of the test
+            assert a.http.post("/api/tables", json=body).status_code == 201
+        a.kill(signal.SIGKILL)
+        a.proc.wait(TIMEOUT)
+        alive = {f"http://127.0.0.1:{p.port}" for p in (b, c)}
+        while True:
+            with psycopg.connect(postgres_url, autocommit=True) as conn:
+                owners = [
+                    str(address).rstrip("/")
+                    for (address,) in conn.execute(
+                        "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
+                    )
+                ]
+            if len(owners) == 12 and set(owners) <= alive:
+                break
+            assert time.monotonic() < deadline, f"not taken over: {owners}"
+            time.sleep(0.2)
+        assert sorted(Counter(owners).values()) == [6, 6]
+        for p in (b, c):
+            assert b"took over 6 tables" in p.log.read_bytes()
