@@ -116,6 +116,7 @@ def test_the_director_ends_a_tournament(service: Any) -> None:
     assert _say(service, tid, "next", token=token).json()["error"]["code"] == "round_in_play"
     done = _say(service, tid, "end", token=token).json()
     assert done["status"] == "finished"
+    assert [x["finished"] for x in done["rounds"][0]["tables"]] == [True]  # ended with it
     table = service.http.get(f"/api/tables/{rnd['tables'][0]['id']}").json()
     assert table["status"] == "finished"
     assert _say(service, tid, "end", token=token).json()["error"]["code"] == "tournament_over"

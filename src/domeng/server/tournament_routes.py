@@ -87,8 +87,7 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
             t, elsewhere = await ts.end(tid, who)
             for owner in elsewhere:  # they end the tables of it they own (refused as over)
                 await forward(owner, request, raw, again=True)
-            if elsewhere:
-                t = await ts.read(tid)
+            t = await ts.read(tid)  # its tables as they ended
         elif action in ("replace", "withdraw"):
             if b.entrant is None:
                 raise TableError("bad_body", f"{action} needs an 'entrant'", 422)
