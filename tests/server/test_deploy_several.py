@@ -4,7 +4,8 @@ nginx configuration (deploy/nginx/), as docs/deploy.md tells a club to run them 
 WebSocket upgrade (nginx picks any process, with no stickiness; a process that does not
 own the table relays to its owner); the owner is SIGKILLed mid-play, nginx passes it
 by, the table moves to another process and plays on, and the stored record replays and
-holds every acknowledged play.
+holds every acknowledged play. A tournament made and started through nginx is
+answered alike by whichever process nginx picks.
 
 Skipped with the reason without PostgreSQL, nginx or openssl (failing under ``CI``).
 Loopback only; every wait has a deadline; everything started is stopped."""
@@ -129,6 +130,7 @@ def test_three_processes_behind_nginx_play_on_when_the_owner_is_killed(
                     assert said == ["welcome", "state"], said
             watcher = ThroughNginx(front.https, table_id, None)
             watcher.open(deadline)
+            _a_tournament_through_any(front)
             ann.play(3, deadline)
             owner, epoch = lease(postgres_url, table_id)
             killed = by_port[_owner_port(postgres_url, owner)]
@@ -144,6 +146,24 @@ def test_three_processes_behind_nginx_play_on_when_the_owner_is_killed(
             with refusing(killed.port):  # nobody else listens where it did meanwhile
                 people = (ann, watcher)
                 _after_the_kill(postgres_url, front, people, table_id, (owner, epoch), deadline)
+
+
+def _a_tournament_through_any(front: Front) -> None:
+    """A tournament made and started through nginx: whichever process nginx hands each
+    request to answers it the same (the tournament is read from the database)."""
+    bots = [{"kind": "computer", "level": LEVEL}] * 5
+    body = {"name": "Malam", "entrants": bots, "deals": 1, "table": {"pace_ms": 1000}}
+    made = front.client.post("/api/tournaments", json=body)
+    assert made.status_code == 201, made.text
+    tid, token = made.json()["id"], made.json()["director_token"]
+    started = front.client.post(f"/api/tournaments/{tid}/next", json={"token": token})
+    assert started.status_code == 200, started.text
+    rounds = started.json()["rounds"]
+    for _ in range(3):  # nginx hands each to the next process
+        got = front.client.get(f"/api/tournaments/{tid}")
+        assert got.status_code == 200 and got.json()["rounds"] == rounds, got.text
+    again = front.client.post(f"/api/tournaments/{tid}/next", json={"token": token})
+    assert (again.status_code, again.json()["error"]["code"]) == (409, "round_in_play")
 
 
 def _after_the_kill(

@@ -3,7 +3,9 @@
 played through another and watched through a third (their requests relayed to its
 owner); an owner killed with SIGKILL, stalled with SIGSTOP past its lease, or cut from
 the database loses nothing acknowledged, and its tables play on; simultaneous seat
-takings through different processes have one winner each.
+takings through different processes have one winner each. A club tournament is
+answered by every process, started once however many processes are told at once,
+and its round plays on when the owner of its tables dies.
 
 Each test starts its processes on 127.0.0.1 and stops them; skipped without PostgreSQL
 (failed under CI: tests/server/postgres.py)."""
@@ -18,10 +20,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Barrier
 from typing import Any
 
 import httpx
@@ -34,6 +38,7 @@ from domeng.server.rebuild import rebuild
 from domeng.storage.postgres import PostgresStorage
 
 from .test_server_restart_resumes import free_port
+from .test_tournament_duplicate import duplicate_scores
 
 Json = dict[str, Any]
 TIMEOUT = 20.0
@@ -218,6 +223,11 @@ def test_made_through_one_played_through_another_watched_through_a_third_and_kil
         state = ann.latest["state"]
         while watcher.latest["state"] < state:  # the spectator through c saw them
             watcher.recv()
+        # the list through c shows the table as its owner a knows it (from the summary a
+        # keeps in the database), Ann connected, within a second
+        while not _listed(c, table_id)["seats"][0]["connected"]:
+            assert time.monotonic() < deadline, "the list never showed Ann connected"
+            time.sleep(0.1)
         # SIGKILL the owner in the middle of a play
         view = ann.latest["view"]
         if view["turn"] == 0 and view["summary"] is None:
@@ -357,3 +367,182 @@ def test_simultaneous_seat_takings_and_ends_through_different_processes_have_one
         refused = [doc["error"]["code"] for status, doc in ended if status == 409]
         assert refused == ["game_over"] * 5
         assert everyone[1].http.get(f"/api/tables/{table_id}").json()["status"] == "finished"
+
+
+def _listed(p: Process, table_id: str) -> Json:
+    """The table as ``GET /api/tables`` through ``p`` shows it."""
+    tables = p.http.get("/api/tables").json()["tables"]
+    (doc,) = [t for t in tables if t["id"] == table_id]
+    found: Json = doc
+    return found
+
+
+def _tournament(p: Process, tid: str) -> Json:
+    got = p.http.get(f"/api/tournaments/{tid}")
+    assert got.status_code == 200, got.text
+    doc: Json = got.json()
+    return doc
+
+
+def _until_status(p: Process, tid: str, status: str, deadline: float) -> Json:
+    while True:
+        doc = _tournament(p, tid)
+        if doc["status"] == status:
+            return doc
+        assert time.monotonic() < deadline, f"the tournament did not become {status}: {doc}"
+        time.sleep(0.2)
+
+
+def _next_at_once(ps: list[Process], tid: str, token: str) -> tuple[Process, Json]:
+    """``next`` through every process of ``ps`` at the same moment: exactly one starts the
+    round, each other is refused as the round is in play. Answers the one that won."""
+    ready = Barrier(len(ps))
+
+    def say(p: Process) -> tuple[int, Json]:
+        ready.wait(timeout=TIMEOUT)
+        r = p.http.post(f"/api/tournaments/{tid}/next", json={"token": token})
+        return r.status_code, r.json()
+
+    with ThreadPoolExecutor(len(ps)) as pool:
+        answers = list(pool.map(say, ps))
+    won = [n for n, (status, _) in enumerate(answers) if status == 200]
+    assert len(won) == 1, answers
+    for n, (status, doc) in enumerate(answers):
+        if n != won[0]:
+            assert (status, doc["error"]["code"]) == (409, "round_in_play"), answers
+    return ps[won[0]], answers[won[0]][1]
+
+
+def _tables(db: str) -> set[str]:
+    """Every table the database holds."""
+    with psycopg.connect(db, autocommit=True) as conn:
+        return {str(i) for (i,) in conn.execute("SELECT id FROM tables")}
+
+
+def _plays(db: str, table_ids: list[str]) -> int:
+    with psycopg.connect(db, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT COUNT(*) FROM plays WHERE table_id = ANY(%s)", (table_ids,)
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_a_tournament_through_three_processes_one_killed_mid_round(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Made through one process, started through the others at once (one round, one
+    refusal), its status the same through each; a no-show replaced through a process
+    that does not own the table (sent to the owner); the owner of the round's tables
+    SIGKILLed mid-round: they are taken over and the round ends; the second round
+    started through the two left at once; the standings are the scores worked out from
+    the tables' records."""
+    with processes(postgres_url, 3, tmp_path) as (a, b, c):
+        deadline = time.monotonic() + 150
+        entrants = [{"kind": "person", "name": "Andi"}]
+        entrants += [{"kind": "computer", "level": LEVEL, "name": f"Bot {n}"} for n in range(9)]
+        body = {"name": "Malam", "entrants": entrants, "rounds": 2, "deals": 2, "seed": 5,
+                "table": {"pace_ms": 150, "stand_in": LEVEL}}  # fmt: skip
+        made = a.http.post("/api/tournaments", json=body)
+        assert made.status_code == 201, made.text
+        tid, token = made.json()["id"], made.json()["director_token"]
+        assert _tournament(c, tid)["status"] == "waiting"  # any process answers
+        owner, started = _next_at_once([b, c], tid, token)
+        ids = [x["id"] for x in started["rounds"][0]["tables"]]
+        assert len(ids) == 2 and _tables(postgres_url) == set(ids)  # none of the refused
+        for p in (a, b, c):  # the same round through each
+            doc = _tournament(p, tid)
+            assert doc["status"] == "playing"
+            assert [x["id"] for x in doc["rounds"][0]["tables"]] == ids
+        others = [p for p in (a, b, c) if p is not owner]
+        # Andi does not come: replaced through a process that does not own his table
+        andi = made.json()["entrant_tokens"]["e1"]
+        mine = others[0].http.post(f"/api/tournaments/{tid}/me", json={"token": andi}).json()
+        replaced = others[0].http.post(
+            f"/api/tournaments/{tid}/replace", json={"token": token, "entrant": "e1"}
+        )
+        assert replaced.status_code == 200, replaced.text
+        seat = others[1].http.get(f"/api/tables/{mine['table']['id']}").json()["seats"]
+        assert seat[mine["table"]["seat"]]["kind"] == "computer"
+        while _plays(postgres_url, ids) < 4:  # the round under way...
+            assert time.monotonic() < deadline, "the round did not begin"
+            time.sleep(0.1)
+        assert _tournament(others[1], tid)["status"] == "playing"
+        owner.kill(signal.SIGKILL)  # ...when its tables' owner dies
+        owner.proc.wait(TIMEOUT)
+        between = _until_status(others[1], tid, "between", deadline)  # taken over, played on
+        assert all(x["finished"] for x in between["rounds"][0]["tables"])
+        assert _tournament(others[0], tid) == between
+        _, second = _next_at_once(others, tid, token)
+        assert [len(r["tables"]) for r in second["rounds"]] == [2, 2]
+        assert _tables(postgres_url) == {x["id"] for r in second["rounds"] for x in r["tables"]}
+        done = _until_status(others[0], tid, "finished", deadline)
+        assert _tournament(others[1], tid)["standings"] == done["standings"]
+        # the standings are the scores worked out from the records alone
+        records = [
+            [others[1].http.get(f"/api/tables/{x['id']}/record").json() for x in r["tables"]]
+            for r in done["rounds"]
+        ]
+        seated = {
+            (r["number"], x["number"]): [s["key"] for s in x["seats"]]
+            for r in done["rounds"]
+            for x in r["tables"]
+        }
+        score, won = duplicate_scores(records, seated)
+        lines = {s["key"]: s for s in done["standings"]}
+        assert set(lines) == set(score)
+        for key, line in lines.items():
+            assert line["score"] == pytest.approx(score[key], abs=0.006), key
+            assert line["won"] == won[key]
+        assert len([s for s in done["standings"] if s["ranked"]]) == 10  # best first:
+        values = [s["score"] for s in done["standings"] if s["ranked"]]
+        assert values == sorted(values, reverse=True)
+
+
+def test_a_tournament_ended_through_a_process_that_owns_none_of_its_tables(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    with processes(postgres_url, 2, tmp_path) as (a, b):
+        bots = [{"kind": "computer", "level": LEVEL}] * 5
+        body = {"name": "x", "entrants": bots, "deals": 3, "table": {"pace_ms": 2000}}
+        made = a.http.post("/api/tournaments", json=body).json()
+        tid, token = made["id"], made["director_token"]
+        started = a.http.post(f"/api/tournaments/{tid}/next", json={"token": token}).json()
+        (table,) = started["rounds"][0]["tables"]
+        ended = b.http.post(f"/api/tournaments/{tid}/end", json={"token": token})
+        assert ended.status_code == 200, ended.text
+        assert ended.json()["status"] == "finished"
+        for p in (a, b):  # a, the owner, ended it at b's word
+            assert p.http.get(f"/api/tables/{table['id']}").json()["status"] == "finished"
+        again = a.http.post(f"/api/tournaments/{tid}/end", json={"token": token})
+        assert (again.status_code, again.json()["error"]["code"]) == (409, "tournament_over")
+
+
+def test_the_tables_of_a_killed_process_are_shared_by_the_others(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """One of three processes, owning twelve tables, is SIGKILLed: each of the other two
+    takes six (before, the first to look took all twelve)."""
+    with processes(postgres_url, 3, tmp_path) as (a, b, c):
+        deadline = time.monotonic() + 60
+        body = {"seats": [{"kind": "computer", "level": LEVEL}] * 5, "pace_ms": 3000}
+        for _ in range(12):  # slow: none is over before the end of the test
+            assert a.http.post("/api/tables", json=body).status_code == 201
+        a.kill(signal.SIGKILL)
+        a.proc.wait(TIMEOUT)
+        alive = {f"http://127.0.0.1:{p.port}" for p in (b, c)}
+        while True:
+            with psycopg.connect(postgres_url, autocommit=True) as conn:
+                owners = [
+                    str(address).rstrip("/")
+                    for (address,) in conn.execute(
+                        "SELECT p.address FROM leases l JOIN processes p ON p.id = l.owner"
+                    )
+                ]
+            if len(owners) == 12 and set(owners) <= alive:
+                break
+            assert time.monotonic() < deadline, f"not taken over: {owners}"
+            time.sleep(0.2)
+        assert sorted(Counter(owners).values()) == [6, 6]
+        for p in (b, c):
+            assert b"took over 6 tables" in p.log.read_bytes()

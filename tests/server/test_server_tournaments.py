@@ -1,13 +1,19 @@
 """Club tournaments over HTTP (docs/protocol.md, "Tournaments"): made, started, watched,
 a person's own table and token, a no-show replaced, late arrivals and withdrawals, the
-results as CSV, and the refusals."""
+results as CSV, and the refusals; a tournament outlives a killed service."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import signal
+import sqlite3
 import time
+from pathlib import Path
 from typing import Any
+
+from .test_server_restart_resumes import free_port, serve
 
 Json = dict[str, Any]
 BOT = {"kind": "computer", "level": "random"}
@@ -110,6 +116,7 @@ def test_the_director_ends_a_tournament(service: Any) -> None:
     assert _say(service, tid, "next", token=token).json()["error"]["code"] == "round_in_play"
     done = _say(service, tid, "end", token=token).json()
     assert done["status"] == "finished"
+    assert [x["finished"] for x in done["rounds"][0]["tables"]] == [True]  # ended with it
     table = service.http.get(f"/api/tables/{rnd['tables'][0]['id']}").json()
     assert table["status"] == "finished"
     assert _say(service, tid, "end", token=token).json()["error"]["code"] == "tournament_over"
@@ -155,3 +162,47 @@ def test_the_answers_fit_the_protocol_schema(service: Any) -> None:
     added = _say(service, tid, "entrants", token=token, add={"kind": "person", "name": "Late"})
     adapter("tournament").validate_python(added.json())
     adapter("tournament").validate_python(_say(service, tid, "end", token=token).json())
+
+
+def test_a_tournament_outlives_a_killed_service_and_its_round_plays_on(tmp_path: Path) -> None:
+    """A single ``domeng serve`` on SQLite, killed with SIGKILL in the middle of a round
+    and started again: the tournament is there as it was, its round plays on to its end,
+    and the next round is started and played."""
+    db = tmp_path / "t.sqlite3"
+    bots = [{**BOT, "name": f"Bot {n}"} for n in range(5)]
+    body = {"name": "Malam", "entrants": bots, "rounds": 2, "deals": 2,
+            "table": {"pace_ms": 100}}  # fmt: skip
+    with serve(db, free_port()) as (proc, http):
+        made = http.post("/api/tournaments", json=body).json()
+        tid, token = made["id"], made["director_token"]
+        started = http.post(f"/api/tournaments/{tid}/next", json={"token": token}).json()
+        (table,) = started["rounds"][0]["tables"]
+        deadline = time.monotonic() + 30
+        while _plays(db, table["id"]) < 3:  # the round under way
+            assert time.monotonic() < deadline, "the round did not begin"
+            time.sleep(0.05)
+        before = http.get(f"/api/tournaments/{tid}").json()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(30)
+    assert before["status"] == "playing"
+    with serve(db, free_port()) as (_, http):
+        after = http.get(f"/api/tournaments/{tid}").json()
+        assert (after["name"], after["rounds"]) == ("Malam", before["rounds"])
+        service = _Service(http)
+        _until(service, tid, "between")
+        second = http.post(f"/api/tournaments/{tid}/next", json={"token": token})
+        assert second.status_code == 200, second.text
+        done = _until(service, tid, "finished")
+        assert len(done["rounds"]) == 2 and len(done["standings"]) == 5
+        assert sum(s["deals"] for s in done["standings"]) == 5 * 2 * 2
+
+
+class _Service:
+    def __init__(self, http: Any) -> None:
+        self.http = http
+
+
+def _plays(db: Path, table_id: str) -> int:
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        (n,) = conn.execute("SELECT COUNT(*) FROM plays WHERE table_id = ?", (table_id,)).fetchone()
+    return int(n)

@@ -43,6 +43,7 @@ from domeng.storage import (
     StoredSeat,
     StoredTable,
     StoredTournament,
+    TournamentChanged,
 )
 from domeng.storage.sqlite import MIGRATIONS
 
@@ -550,23 +551,132 @@ def test_a_file_of_the_first_version_opens_in_place_and_keeps_every_table(tmp_pa
     again.close()
 
 
+def test_what_the_list_shows_of_a_table_in_progress_is_kept_and_read_in_order(
+    store: Storage,
+) -> None:
+    store.create_table(table("t2", 2.0))
+    store.create_table(table("t1", 1.0))
+    store.create_table(table("t3", 3.0))
+    assert store.summaries_in_progress() == [("t1", None), ("t2", None), ("t3", None)]
+    shown = {"id": "t2", "status": "playing", "deep": [1, {"a": 2}]}
+    store.keep_summaries({"t2": shown, "t3": {"id": "t3"}, "nowhere": {"id": "nowhere"}})
+    shown["status"] = "changed after"  # a copy is kept
+    assert store.summaries_in_progress() == [
+        ("t1", None),
+        ("t2", {"id": "t2", "status": "playing", "deep": [1, {"a": 2}]}),
+        ("t3", {"id": "t3"}),
+    ]
+    store.end_table("t3", "host", {"id": "t3", "status": "finished"})
+    store.remove_table("t3")
+    store.keep_summaries({"t2": {"id": "t2", "status": "waiting"}, "t3": {"id": "t3"}})
+    assert store.summaries_in_progress() == [
+        ("t1", None),
+        ("t2", {"id": "t2", "status": "waiting"}),
+    ]
+    store.create_table(table("t4", 4.0))
+    store.end_table("t4", "host", {"id": "t4", "status": "finished"})
+    store.keep_summaries({"t4": {"id": "t4", "status": "playing"}})  # ended: not changed
+    assert store.finished_tables(10) == [{"id": "t4", "status": "finished"}]
+
+
 def test_a_tournament_is_kept_whole_and_replaced_by_its_change(
     backend: Backend, store: Storage
 ) -> None:
-    assert store.load_tournaments() == []
+    assert store.load_tournaments() == [] and store.load_tournament("t1") is None
     first = StoredTournament("t1", 20.0, {"name": "Club", "rounds": [], "n": 1})
     older = StoredTournament("t0", 10.0, {"name": "Earlier", "deep": {"a": [1, 2]}})
-    store.save_tournament(first)
-    store.save_tournament(older)
+    assert store.save_tournament(first) == 1  # a new one: version 1
+    assert store.save_tournament(older) == 1
     first.doc["n"] = 99  # a change made after saving is not kept
     assert store.load_tournaments() == [
-        StoredTournament("t0", 10.0, {"name": "Earlier", "deep": {"a": [1, 2]}}),
-        StoredTournament("t1", 20.0, {"name": "Club", "rounds": [], "n": 1}),
+        StoredTournament("t0", 10.0, {"name": "Earlier", "deep": {"a": [1, 2]}}, 1),
+        StoredTournament("t1", 20.0, {"name": "Club", "rounds": [], "n": 1}, 1),
     ]
-    store.save_tournament(StoredTournament("t1", 20.0, {"name": "Club", "n": 2}))
+    assert store.save_tournament(StoredTournament("t1", 20.0, {"name": "Club", "n": 2}, 1)) == 2
+    assert store.load_tournament("t1") == StoredTournament("t1", 20.0, {"name": "Club", "n": 2}, 2)
     assert [t.doc for t in store.load_tournaments()][1] == {"name": "Club", "n": 2}
     if backend.durable:
         store.close()
         again = backend.open()
-        assert [t.id for t in again.load_tournaments()] == ["t0", "t1"]
+        assert [(t.id, t.version) for t in again.load_tournaments()] == [("t0", 1), ("t1", 2)]
         again.close()
+
+
+def test_a_tournament_changed_from_an_old_version_or_made_again_is_refused(
+    store: Storage,
+) -> None:
+    store.save_tournament(StoredTournament("t1", 1.0, {"n": 1}))
+    store.save_tournament(StoredTournament("t1", 1.0, {"n": 2}, 1))
+    for stale in (1, 0, 3):  # read before the last change, new again, from no version
+        with pytest.raises(TournamentChanged):
+            store.save_tournament(StoredTournament("t1", 1.0, {"n": 9}, stale))
+    assert store.load_tournament("t1") == StoredTournament("t1", 1.0, {"n": 2}, 2)
+    with pytest.raises(TournamentChanged):  # a change of none kept
+        store.save_tournament(StoredTournament("t2", 1.0, {"n": 1}, 1))
+    assert store.load_tournament("t2") is None
+    assert issubclass(TournamentChanged, StorageError)
+
+
+def test_a_round_is_kept_with_its_tables_all_or_nothing(store: Storage) -> None:
+    store.create_table(table("taken"))
+    store.save_tournament(StoredTournament("t1", 1.0, {"round": 0}))
+    round_one = [table("r1a", 2.0), table("r1b", 2.0)]
+    assert store.save_tournament(StoredTournament("t1", 1.0, {"round": 1}, 1), round_one) == 2
+    assert store.tables_in_progress() == ["taken", "r1a", "r1b"]
+    kept = store.load_table("r1b")
+    assert kept is not None and kept.seats == seats() and kept.ended is None
+    store.add_deal("r1a", 1, StoredDeal([["6-6"]], ["0-0"]))  # an ordinary table: plays on
+    # refused as changed meanwhile: none of its tables is kept
+    with pytest.raises(TournamentChanged):
+        store.save_tournament(StoredTournament("t1", 1.0, {"round": 2}, 1), [table("r2a")])
+    assert store.load_table("r2a") is None
+    # a table that cannot be kept (its id is another's): nothing of the change is
+    with pytest.raises(StorageError):
+        store.save_tournament(
+            StoredTournament("t1", 1.0, {"round": 2}, 2), [table("r2a"), table("taken")]
+        )
+    assert store.load_table("r2a") is None
+    assert store.load_tournament("t1") == StoredTournament("t1", 1.0, {"round": 1}, 2)
+    assert store.save_tournament(StoredTournament("t1", 1.0, {"round": 2}, 2), [table("r2a")]) == 3
+
+
+@pytest.mark.parametrize("name", ["sqlite", "postgres"])
+def test_two_rounds_started_at_once_from_two_connections_one_is_kept(
+    name: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Two processes on one database (two storages on it here) change one tournament at
+    the same moment from the same version: exactly one change is kept, with its tables."""
+    backend = _backend(name, request, tmp_path)
+    first = backend.open()
+    first.save_tournament(StoredTournament("t1", 1.0, {"round": 0}))
+    second = backend.open()
+    ready = threading.Barrier(2)
+
+    def start(s: Storage, mark: str, version: int) -> int | str:
+        ready.wait(timeout=30)
+        try:
+            return s.save_tournament(
+                StoredTournament("t1", 1.0, {"round": mark}, version),
+                [table(f"{mark}1"), table(f"{mark}2")],
+            )
+        except TournamentChanged:
+            return "refused"
+
+    try:
+        version = 1
+        for attempt in range(5):  # a few times, both at once from the version read
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                a = pool.submit(start, first, f"a{attempt}-", version)
+                b = pool.submit(start, second, f"b{attempt}-", version)
+                answers = [a.result(timeout=60), b.result(timeout=60)]
+            assert sorted(map(str, answers)) == [str(version + 1), "refused"], answers
+            won = "a" if answers[0] != "refused" else "b"
+            lost = "b" if won == "a" else "a"
+            kept = first.load_tournament("t1")
+            assert kept is not None and kept.doc == {"round": f"{won}{attempt}-"}
+            assert first.load_table(f"{won}{attempt}-2") is not None
+            assert first.load_table(f"{lost}{attempt}-1") is None
+            version = kept.version
+    finally:
+        second.close()
+        first.close()

@@ -231,3 +231,49 @@ def test_a_transaction_left_open_by_a_stalled_process_ends_after_a_lease(two: Tw
     with a._read() as db:
         (setting,) = db.execute("SHOW idle_in_transaction_session_timeout").fetchone()
     assert setting == "3s"
+
+
+def test_only_a_tables_owner_keeps_what_the_list_shows_of_it(two: Two) -> None:
+    a, b = two
+    _dealt(a)
+    a.keep_summaries({"t1": {"id": "t1", "by": "A"}})
+    b.keep_summaries({"t1": {"id": "t1", "by": "B"}})  # not b's: passed over
+    assert b.summaries_in_progress() == [("t1", {"id": "t1", "by": "A"})]
+    _expire(a, "A")
+    b.take_orphans()
+    a.keep_summaries({"t1": {"id": "t1", "by": "A, late"}})  # taken over: a's is passed over
+    b.keep_summaries({"t1": {"id": "t1", "by": "B"}})
+    assert a.summaries_in_progress() == [("t1", {"id": "t1", "by": "B"})]
+
+
+def test_tables_of_a_dead_process_are_shared_among_the_live(postgres_url: str) -> None:
+    a, b, c = (PostgresStorage(postgres_url) for _ in range(3))
+    try:
+        for s, name in ((a, "A"), (b, "B"), (c, "C")):
+            s.join(name, f"http://{name.lower()}")
+        for n in range(12):
+            a.create_table(table(f"t{n:02}"))
+        _expire(a, "A")
+        first = b.take_orphans()
+        assert len(first) == 6  # its even share of the twelve, not all of them
+        assert len(c.take_orphans()) == 6
+        assert b.take_orphans() == [] and c.take_orphans() == []
+    finally:
+        for s in (a, b, c):
+            s.close()
+
+
+def test_a_table_nobody_else_takes_is_taken_whatever_the_share(postgres_url: str) -> None:
+    a, b, c = (PostgresStorage(postgres_url) for _ in range(3))
+    try:
+        for s, name in ((a, "A"), (b, "B"), (c, "C")):
+            s.join(name, f"http://{name.lower()}")
+        for n in range(4):
+            a.create_table(table(f"t{n}"))
+        _expire(a, "A")
+        assert len(b.take_orphans()) == 2  # its share; c, alive, does not look
+        assert b.take_orphans() == []  # seen unowned once...
+        assert len(b.take_orphans()) == 2  # ...twice in a row: taken
+    finally:
+        for s in (a, b, c):
+            s.close()

@@ -4,6 +4,7 @@ transaction, all or nothing; a database of a newer Domeng is refused untouched."
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from domeng.server.tables import rebuild
+from domeng.server.tournaments import Tournament
 from domeng.storage import (
     COMPUTER,
     Figures,
@@ -20,6 +22,7 @@ from domeng.storage import (
     Storage,
     StoredPlay,
     StoredProfile,
+    TournamentChanged,
 )
 from domeng.storage import schema as schema_module
 from domeng.storage.schema import STEPS, VERSION, NewerSchema, for_postgres, statements
@@ -188,3 +191,38 @@ def test_postgres_is_given_sqlites_types_and_byte_order() -> None:
     assert "CREATE UNIQUE INDEX profiles_by_name ON profiles (lower(name))" in every
     assert "CREATE UNIQUE INDEX members_by_name ON members (lower(name))" in every
     assert len(every) == sum(len(statements(step)) for step in STEPS) + 2
+
+
+def test_a_tournament_kept_at_version_9_opens_at_its_first_change_and_is_read_again(
+    raw: Raw,
+) -> None:
+    """Step 10 counts the changes of a tournament: one kept before it counts as one,
+    the next change is made from that; what a table's record says, which version 9
+    also kept in the document, is read again from the records."""
+    raw.make(9)
+    old = {
+        "id": "t-old", "created": 5.0, "name": "Malam", "format": "duplicate", "rounds": 1,
+        "deals": 1, "table": {}, "seed": 1, "director_hash": "x", "ended": False,
+        "entrants": [{"key": "e1", "kind": "computer", "name": "Bot", "level": "random"}],
+        "played": [{"number": 1, "tables": [
+            {"id": "gone", "seats": ["e1"], "finished": True, "results": {"deals": []}},
+        ]}],
+    }  # fmt: skip
+    raw.run(
+        "INSERT INTO tournaments (id, created, doc) VALUES ('t-old', 5.0, '"
+        + json.dumps(old)
+        + "')"
+    )
+    s = raw.open()
+    try:
+        assert raw.get_version() == VERSION
+        kept = s.load_tournament("t-old")
+        assert kept is not None and kept.version == 1 and kept.doc == old
+        t = Tournament.from_doc(kept.doc, kept.version)
+        assert t.played[0].tables[0].results is None  # read again, not taken from the doc
+        assert "finished" not in json.dumps(t.doc())
+        assert s.save_tournament(t.stored()) == 2
+        with pytest.raises(TournamentChanged):
+            s.save_tournament(t.stored())  # made from version 1 again
+    finally:
+        s.close()

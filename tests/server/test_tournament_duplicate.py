@@ -28,7 +28,7 @@ Json = dict[str, Any]
 async def _play_round(hub: Hub, clock: FakeClock, ts: Tournaments, tid: str) -> None:
     for _ in range(2000):
         await settle(hub, clock)
-        if ts.find(tid).status != "playing":
+        if (await ts.read(tid)).status != "playing":
             return
         clock.advance(0.05)
     raise AssertionError("the round did not end")
@@ -45,6 +45,34 @@ async def _records(hub: Hub, clock: FakeClock, ids: list[str]) -> list[Json]:
 
 def _hands(record: Json) -> list[Any]:
     return [(r["hands"], r["unused"]) for r in record["rounds"]]
+
+
+def duplicate_scores(
+    records: list[list[Json]], seated: dict[tuple[int, int], list[str]]
+) -> tuple[dict[str, float], dict[str, int]]:
+    """Each player's duplicate score and rounds won, worked out from the tables' records
+    alone by a plain reading of the rule: ``records`` by round, then by table;
+    ``seated[(round, table)]`` who held each seat there (both numbered from 1)."""
+    received: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
+    won: dict[str, int] = defaultdict(int)
+    for n, round_records in enumerate(records, 1):
+        for tn, record in enumerate(round_records, 1):
+            game, _ = game_from_record(record)
+            assert game.variants.rounds.value == "fresh"
+            for d, r in enumerate(game.rounds, 1):
+                assert r.finished
+                assert r.table + sum(r.stones) == 25
+                tally = Tally()
+                tally.add(r)
+                for seat in range(5):
+                    received[(n, d, seat)][tn] = tally.received[seat]
+                    won[seated[(n, tn)][seat]] += tally.won[seat]
+    score: dict[str, float] = defaultdict(float)
+    for (n, _d, seat), by_table in received.items():
+        for tn, mine in by_table.items():
+            others = [v for other, v in by_table.items() if other != tn]
+            score[seated[(n, tn)][seat]] += sum(others) / len(others) - mine
+    return score, won
 
 
 def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> None:
@@ -72,28 +100,29 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
         assert refused.value.code == "not_director"
         records: list[list[Json]] = []
         for number in (1, 2):
-            await ts.next_round(t.id, director)
+            t = await ts.next_round(t.id, director)
             assert t.status == "playing"
             with pytest.raises(TableError) as early:
                 await ts.next_round(t.id, director)
             assert early.value.code == "round_in_play"
             ids = [rt.id for rt in t.played[number - 1].tables]
             with pytest.raises(TableError) as hidden:  # its deals are still being played
-                ts.check_record(hub.tables[ids[0]])
+                await ts.check_record(hub.tables[ids[0]])
             assert hidden.value.code == "round_in_play"
             await _play_round(hub, clock, ts, t.id)
-            ts.check_record(await hub.find(ids[0]))  # the round is over: shown
+            await ts.check_record(await hub.find(ids[0]))  # the round is over: shown
             records.append(await _records(hub, clock, ids))
+        t = await ts.read(t.id)
         assert t.status == "finished"
         with pytest.raises(TableError) as over:
             await ts.next_round(t.id, director)
         assert over.value.code == "tournament_over"
         doc = ts.json(t)
-        # what a restart reads back is the same tournament
+        await hub.close()
+        # what a restart reads back is the same tournament, its standings from the records
+        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
         again = Tournaments(hub)
-        await again.load()
-        assert again.json(again.find(t.id))["standings"] == doc["standings"]
-        await ts.close()
+        assert again.json(await again.read(t.id)) == doc
         await hub.close()
         return doc, records, doc["rounds"]
 
@@ -112,27 +141,12 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
         keys = {s["key"] for s in t["seats"]}
         assert all(keys & old for old in first)
     # the scores worked out from the records alone, by a plain reading of the rule
-    received: dict[tuple[int, int, int], dict[int, int]] = defaultdict(dict)
-    seated: dict[tuple[int, int], list[str]] = {}
-    won: dict[str, int] = defaultdict(int)
-    for n, round_records in enumerate(records, 1):
-        for tn, record in enumerate(round_records, 1):
-            game, players = game_from_record(record)
-            assert game.variants.rounds.value == "fresh"
-            seated[(n, tn)] = players
-            for d, r in enumerate(game.rounds, 1):
-                assert r.finished
-                assert r.table + sum(r.stones) == 25
-                tally = Tally()
-                tally.add(r)
-                for seat in range(5):
-                    received[(n, d, seat)][tn] = tally.received[seat]
-                    won[players[seat]] += tally.won[seat]
-    score: dict[str, float] = defaultdict(float)
-    for (n, _d, seat), by_table in received.items():
-        for tn, mine in by_table.items():
-            others = [v for other, v in by_table.items() if other != tn]
-            score[seated[(n, tn)][seat]] += sum(others) / len(others) - mine
+    seated = {
+        (n, tn): game_from_record(record)[1]
+        for n, round_records in enumerate(records, 1)
+        for tn, record in enumerate(round_records, 1)
+    }
+    score, won = duplicate_scores(records, seated)
     standings = {s["name"]: s["score"] for s in doc["standings"]}
     assert set(standings) == {f"Bot {n}" for n in range(10)}
     for name, value in standings.items():
@@ -148,30 +162,73 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
 def test_a_round_that_cannot_be_made_whole_keeps_nothing(tmp_path: Any) -> None:
     async def main() -> None:
         clock = FakeClock()
-        hub = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
+        storage = SQLiteStorage(tmp_path / "t.sqlite3")
+        hub = Hub(storage, InlineRunner(), clock)
         ts = Tournaments(hub)
         entrants = [{"kind": "computer", "level": "random"}] * 7  # two tables, three fills
         body = NewTournament.model_validate({"name": "x", "entrants": entrants, "deals": 1})
         t, director, _ = await ts.create(body)
         made: list[str] = []
-        create = hub.create_table
+        put = storage._put_table
 
-        async def second_fails(*args: Any, **kwargs: Any) -> Any:
+        def second_fails(db: Any, table: Any) -> None:  # the round's tables, one by one
             if made:
                 raise RuntimeError("the disk is full")
-            created = await create(*args, **kwargs)
-            made.append(created.table.id)
-            return created
+            put(db, table)
+            made.append(table.id)
 
-        hub.create_table = second_fails  # type: ignore[method-assign]
+        storage._put_table = second_fails  # type: ignore[method-assign]
         with pytest.raises(RuntimeError):
             await ts.next_round(t.id, director)
+        t = await ts.read(t.id)
         assert t.status == "waiting" and t.played == [] and len(t.entrants) == 7
-        assert (await hub.find(made[0])).finished  # the table made already is ended
-        hub.create_table = create  # type: ignore[method-assign]
-        await ts.next_round(t.id, director)
+        assert t.version == 1  # the tournament unchanged
+        assert made and await hub.store.load_table(made[0]) is None  # nor its first table
+        assert not hub.tables
+        storage._put_table = put  # type: ignore[method-assign]
+        t = await ts.next_round(t.id, director)
         assert [len(r.tables) for r in t.played] == [2]
         assert sum(e.fill for e in t.entrants) == 3
+        assert {rt.id for rt in t.played[0].tables} == set(hub.tables)
         await hub.close()
+
+    run_apart(main)
+
+
+def test_two_processes_told_next_at_once_start_one_round(tmp_path: Any) -> None:
+    """Two services on one database (two processes, here two hubs on one file) are told
+    ``next`` at once: the second has read the tournament and made its tables when the
+    first's round is kept; its own is then not kept at all, and it is refused as the
+    round is in play."""
+
+    async def main() -> None:
+        clock = FakeClock()
+        one = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
+        two = Hub(SQLiteStorage(tmp_path / "t.sqlite3"), InlineRunner(), clock)
+        first, second = Tournaments(one), Tournaments(two)
+        entrants = [{"kind": "computer", "level": "random"}] * 10
+        body = NewTournament.model_validate({"name": "x", "entrants": entrants, "deals": 1})
+        t, director, _ = await first.create(body)
+        plan = second._plan_round
+        kept: list[Any] = []
+
+        async def meanwhile(t: Any) -> Any:
+            made = await plan(t)  # read and planned from the version before...
+            kept.append(await first.next_round(t.id, director))  # ...when the other's is kept
+            return made
+
+        second._plan_round = meanwhile  # type: ignore[method-assign]
+        with pytest.raises(TableError) as refused:
+            await second.next_round(t.id, director)
+        assert refused.value.code == "round_in_play"
+        (won,) = kept
+        ids = {rt.id for rt in won.played[0].tables}
+        assert len(ids) == 2 and set(one.tables) == ids and not two.tables
+        assert set(await one.store.tables_in_progress()) == ids  # none of the refused round
+        t = await second.read(t.id)  # both read the one round
+        assert [rt.id for rt in t.played[0].tables] == [rt.id for rt in won.played[0].tables]
+        assert t.version == 2 and t.status == "playing"
+        await one.close()
+        await two.close()
 
     run_apart(main)

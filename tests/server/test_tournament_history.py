@@ -64,15 +64,15 @@ def test_an_entrants_deals_count_in_their_history_and_a_no_shows_do_not(tmp_path
         await ts.replace(t.id, director, besse, "random")  # a no-show
         for _ in range(2000):
             await settle(hub, clock)
-            if t.status == "finished":
+            if (await ts.read(t.id)).status == "finished":
                 break
             clock.advance(0.5)
+        t = await ts.read(t.id)
         assert t.status == "finished"
         found = [
             await hub.store.call(lambda st, p=p: st.profile(id=p))
             for p in ("p-ani", "p-besse", "random")
         ]
-        await ts.close()
         await hub.close()
         figures = [p.figures for p in found if p is not None]
         assert len(figures) == 3

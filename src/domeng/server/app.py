@@ -233,17 +233,17 @@ async def list_tables(request: Request) -> Response:
         return JSONResponse(finished)
     shown: list[TableDoc] = []
     after = cursor is None
-    tables = await hub.every_table()  # oldest first; the tables in progress
+    tables = await hub.listed()  # oldest first; the tables in progress
     for t in reversed(tables) if newest else tables:
         if not after:
             after = t.id == cursor
             continue
-        if t.finished or (status and t.status != status):
+        if t.status == "finished" or (status and t.status != status):
             continue
         if len(shown) == limit:
             more: TablesDoc = {"tables": shown, "next": shown[-1]["id"]}
             return JSONResponse(more)
-        shown.append(t.public_json())
+        shown.append(t.shown())
     if not after:
         raise TableError("bad_cursor", f"there is no table {cursor!r} to go on from", 400)
     last: TablesDoc = {"tables": shown, "next": None}
@@ -278,7 +278,7 @@ async def get_view(request: Request) -> Response:
 
 async def get_record(request: Request) -> Response:
     t = await _hub(request).find(request.path_params["id"])
-    request.app.state.tournaments.check_record(t)  # duplicate deals still in play: refused
+    await request.app.state.tournaments.check_record(t)  # duplicate deals still in play: refused
     headers = {}
     if request.query_params.get("download", "").lower() in ("1", "true", "yes"):
         headers["Content-Disposition"] = f'attachment; filename="domeng-{t.id}.json"'
@@ -294,7 +294,7 @@ async def get_replay(request: Request) -> Response:
     replay worker from the table's record."""
     _share(request, "table_replay")
     t = await _hub(request).find(request.path_params["id"])
-    request.app.state.tournaments.check_record(t)
+    await request.app.state.tournaments.check_record(t)
     record = _json_bytes(t.record_json(finished_rounds=True))
     return await _replayed(request, record)
 
@@ -335,7 +335,7 @@ async def get_review(request: Request) -> Response:
     """The coach's review of a seat in a finished round (:mod:`.reviews`)."""
     _share(request, "review")
     t = await _hub(request).find(request.path_params["id"])
-    request.app.state.tournaments.check_record(t)
+    await request.app.state.tournaments.check_record(t)
     record = _json_bytes(t.record_json(finished_rounds=True))
     return await _reviewed(request, record)
 
@@ -534,8 +534,7 @@ def create_app(
         await make_computer_profiles(hub.store, levels(), first, hub.clock.wall())
         await history.record_notes(hub.store, pending)
         await hub.start()  # the tables in progress are read in the background (registry.py)
-        app.state.tournaments = tournaments = Tournaments(hub)
-        await tournaments.load()
+        app.state.tournaments = Tournaments(hub)  # read from the storage when asked for
         if club:  # the members' side: who is muted, the hidden messages
             app.state.club = club_mode.Club(hub)
             await app.state.club.start()
@@ -546,7 +545,6 @@ def create_app(
         try:
             yield
         finally:
-            await tournaments.close()
             await hub.close()
 
     web = WebFiles(WEB_DIR)  # the page's files, with a version in their addresses

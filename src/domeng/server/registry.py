@@ -56,6 +56,7 @@ from .errors import TableError
 from .fixed import Fixed
 from .leases import Dropped, Leases, Owner
 from .limits import Connections, Limits
+from .listing import Listed, Listing
 from .messages import Back, Hint, Play, Ready
 from .messages import Chat as ChatMessage
 from .pacing import Pacing
@@ -105,6 +106,16 @@ class Created:
         }
 
 
+@dataclass(slots=True)
+class NewTableMade:
+    """A new table not stored yet (:meth:`Registry.new_table`), with its secrets."""
+
+    stored: StoredTable
+    settings: Settings
+    tokens: dict[int, str]
+    host_token: str
+
+
 class Registry:
     """Every table in play, by id; see the module docstring."""
 
@@ -144,11 +155,15 @@ class Registry:
         """The reading of every table in progress, at a start."""
         self.leases: Leases | None = None
         """This process's leases, when it is one of several (:meth:`several`)."""
+        self.listing: Listing | None = None
+        """The list of every process's tables, when it is one of several."""
 
     def several(self, address: str) -> None:
         """This process is one of several on the database (PostgreSQL), reached by the
         others at ``address``: it owns only the tables it holds the lease of."""
         self.leases = Leases(self.store, address, adopt=self.adopt, drop=self.drop)
+        self.listing = Listing(self.store, lambda: self.tables, self._rebuilt)
+        self.services.changed = self.listing.changed
 
     @property
     def deals(self) -> random.Random:
@@ -185,6 +200,8 @@ class Registry:
         if self.leases is not None:  # the tables nobody owns, taken; the lease kept
             ids = await self.leases.start()
             self.leases.run()
+            if self.listing is not None:
+                self.listing.run()
         else:
             ids = await self.store.tables_in_progress()
         for table_id in ids:
@@ -242,20 +259,23 @@ class Registry:
             await asyncio.shield(self._loading)
         return list(self.tables.values())
 
-    async def every_table(self) -> list[Table]:
-        """:meth:`all_tables`, and, when this process is one of several, the others'
-        tables in progress as the database holds them (read, rebuilt, not kept), all
-        oldest first."""
+    async def listed(self) -> list[Listed]:
+        """The list of tables: every table in memory, oldest first, once every table in
+        progress is read; and, when this process is one of several, the others' tables
+        in progress (:mod:`.listing`)."""
         mine = await self.all_tables()
-        if self.leases is None:
-            return mine
-        ids = await self.store.tables_in_progress()
-        others = await self.store.load_some_tables([i for i in ids if i not in self.tables])
+        if self.listing is None:
+            return [Listed.of(t) for t in mine]
+        return await self.listing.tables()
+
+    async def _rebuilt(self, ids: list[str]) -> list[Table]:
+        """The tables ``ids`` in progress as the database holds them (read, rebuilt, not
+        kept)."""
         read: list[Table] = []
-        for stored in others:
+        for stored in await self.store.load_some_tables(ids) if ids else []:
             with contextlib.suppress(ValueError, KeyError, TypeError):
                 read.append(self.table_of(stored))
-        return sorted([*mine, *read], key=lambda t: (t.created, t.id))
+        return read
 
     async def _read_all(self) -> None:
         while self._unread:
@@ -301,6 +321,7 @@ class Registry:
                             )
                             continue
                         self.tables[t.id] = t
+                        self.services.changed(t.id)
                         built.append(t)
         finally:
             for table_id in ids:
@@ -332,6 +353,8 @@ class Registry:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        if self.listing is not None:
+            await self.listing.close()
         if self.leases is not None:  # its tables stopped: the others take them at once
             await self.leases.close()
         self.runner.close()
@@ -344,6 +367,15 @@ class Registry:
         """A new table (stored first): the persons named in it get their tokens, the
         creator the host's token, and each invited seat its link. ``fixed``: what a
         tournament fixes (its deals, its entrants' tokens and profiles)."""
+        new = await self.new_table(body, fixed)
+        await self.store.create_table(new.stored)
+        return await self.open_table(new)
+
+    async def new_table(self, body: NewTable, fixed: Fixed | None = None) -> NewTableMade:
+        """A new table as it will be stored, with its secrets, neither stored nor in play
+        yet: :meth:`create_table` stores it alone; a tournament stores a round's tables
+        with its own change (:meth:`~domeng.storage.Storage.save_tournament`), then
+        each is set in play by :meth:`open_table`."""
         seats = new_table_seats(body)
         tokens: dict[int, str] = {}
         for n, s in enumerate(body.seats):
@@ -370,12 +402,16 @@ class Registry:
             host_hash=hash_token(host_token),
             host_seat=min(tokens) if tokens else None,
         )
-        await self.store.create_table(stored)
-        t = Table(stored, Game(settings.variants), self.services, settings)
-        self.tables[table_id] = t
+        return NewTableMade(stored, settings, tokens, host_token)
+
+    async def open_table(self, new: NewTableMade) -> Created:
+        """A new table, stored already, set in play here: dealt before the answer."""
+        t = Table(new.stored, Game(new.settings.variants), self.services, new.settings)
+        self.tables[t.id] = t
+        self.services.changed(t.id)
         t.advance()
         await t.first_deal()
-        return Created(t, tokens, host_token, t.invites())
+        return Created(t, new.tokens, new.host_token, t.invites())
 
     async def find(self, table_id: str) -> Table:
         """A table in memory, or a finished one read from the database."""

@@ -20,6 +20,10 @@ checked here (:mod:`.guard`); the relayed request carries no Origin.
 
 Forward-through, not a redirect: behind a proxy with no stickiness a browser cannot be
 sent to one process, and a person's link names the club's one address.
+
+A route that finds out only once it has read the request that another process must
+make the change (a tournament's director replacing a no-show at a table owned
+elsewhere) sends it there with :func:`forward`, the same way.
 """
 
 from __future__ import annotations
@@ -33,9 +37,12 @@ import urllib.error
 import urllib.request
 from typing import TYPE_CHECKING, Any
 
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .errors import TableError
 from .leases import Owner
 
 if TYPE_CHECKING:
@@ -169,6 +176,32 @@ async def _relay_request(owner: Owner, scope: Scope, receive: Receive, send: Sen
         }
     )
     await send({"type": "http.response.body", "body": answer})
+
+
+async def forward(owner: Owner, request: Request, body: object, *, again: bool = False) -> Response:
+    """``request`` (its JSON ``body`` read already) sent as it came to the process
+    ``owner``, and its answer given back. A request that was relayed here already is
+    not sent on again: refused ``503 busy`` (the table moved meanwhile; the client
+    tries again). ``again``: sent by this process after doing its part (a tournament
+    ended: the owner of its other tables ends them), whose answer is not given back
+    but only waited for (nothing is refused when the owner is away: it ended)."""
+    relayed = any(name == RELAYED for name, _ in request.scope.get("headers", []))
+    if relayed and not again:
+        raise TableError("busy", _MOVING, 503)
+    sent = urllib.request.Request(
+        _target(owner, request.scope, socket=False),
+        data=json.dumps(body).encode(),
+        headers={**_headers(request.scope), "content-type": "application/json"},
+        method="POST",
+    )
+    try:
+        status, kind, answer = await asyncio.to_thread(_fetch, sent)
+    except OSError as e:
+        log.warning("could not send a request on to %s: %s", owner.address, e)
+        if again:
+            return Response(status_code=204)
+        raise TableError("busy", _MOVING, 503) from None
+    return Response(answer, status_code=status, headers={"content-type": kind})
 
 
 def _fetch(request: urllib.request.Request) -> tuple[int, str, bytes]:

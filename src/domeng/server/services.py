@@ -36,6 +36,10 @@ def _keep(t: Table) -> None:
     """A table nobody registered: kept wherever it is."""
 
 
+def _unheard(table_id: str) -> None:
+    """Nobody keeps the tables' summaries (one process alone)."""
+
+
 def _shown(table_id: str, at: float) -> bool:
     """Every kept message of a table is shown (a club hides some: :mod:`.club`)."""
     return True
@@ -65,6 +69,9 @@ class Services:
     coach_level: str = COACH_LEVEL
     """The level at which the coach judges, for every hint and review (``domeng serve
     --coach-level``): ``expert`` by default; ``expert:fast`` thinks a third as long."""
+    changed: Callable[[str], None] = _unheard
+    """Called with a table that changed (as its people are told), for a service of
+    several to keep its summary for the others' list (:mod:`.listing`)."""
     shown: Callable[[str, float], bool] = _shown
     """Whether the kept message said at a table (its id) at a time is shown when the
     table is read (a club's hidden messages are not)."""

@@ -400,6 +400,7 @@ class Table:
     ) -> None:
         """Send every connection its seat's view: one message built and encoded per seat
         (all spectators share one), the same text to every connection of that seat."""
+        self.services.changed(self.id)  # what the list shows of it, kept (listing.py)
         if not (self.seated or self.watching):
             return
         table = self.public_json()

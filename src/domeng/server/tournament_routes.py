@@ -1,5 +1,7 @@
 """The HTTP routes of club tournaments (docs/protocol.md, "Tournaments"), over
-:class:`~domeng.server.tournaments.Tournaments`."""
+:class:`~domeng.server.tournaments.Tournaments`: any process of a service of several
+answers each (the tournament is read from the storage); a director's change of a
+table another process owns is sent there (:func:`.relay.forward`)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 
 from .bodies import read_body
 from .club.roles import is_admin, need_admin
+from .relay import forward
 from .tables import TableError
 from .tournament_bodies import (
     DIRECTOR_WORDS,
@@ -20,7 +23,7 @@ from .tournament_bodies import (
     EntrantToken,
     NewTournament,
 )
-from .tournaments import ADMIN, Director, Tournaments
+from .tournaments import ADMIN, Director, Elsewhere, Tournaments
 
 Handler = Callable[[Request], Awaitable[Response]]
 Guard = Callable[[Handler], Handler]
@@ -57,7 +60,7 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
 
     async def get(request: Request) -> Response:
         ts = _of(request)
-        t = ts.find(request.path_params["id"])
+        t = await ts.read(request.path_params["id"])
         answer = ts.json(t)
         member = getattr(request.state, "member", None)
         in_club = getattr(request.app.state, "club", None) is not None
@@ -69,7 +72,8 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
     async def director(request: Request) -> Response:
         share(request, "host")
         action = request.path_params["action"]
-        b = read_body(await body(request), DirectorAction, DIRECTOR_WORDS)
+        raw = await body(request)
+        b = read_body(raw, DirectorAction, DIRECTOR_WORDS)
         ts = _of(request)
         tid = request.path_params["id"]
         who: Director = b.token
@@ -80,19 +84,25 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
         if action == "next":
             t = await ts.next_round(tid, who)
         elif action == "end":
-            t = await ts.end(tid, who)
+            t, elsewhere = await ts.end(tid, who)
+            for owner in elsewhere:  # they end the tables of it they own (refused as over)
+                await forward(owner, request, raw, again=True)
+            t = await ts.read(tid)  # its tables as they ended
         elif action in ("replace", "withdraw"):
             if b.entrant is None:
                 raise TableError("bad_body", f"{action} needs an 'entrant'", 422)
             if action == "replace":
-                t = await ts.replace(tid, who, b.entrant, b.level)
+                try:
+                    t = await ts.replace(tid, who, b.entrant, b.level)
+                except Elsewhere as there:  # the table's owner replaces: its answer is ours
+                    return await forward(there.owner, request, raw)
             else:
                 t = await ts.withdraw(tid, who, b.entrant)
         elif action == "entrants":
             if b.add is None:
                 raise TableError("bad_body", "entrants needs an 'add'", 422)
             e, token = await ts.add(tid, who, b.add)
-            answer = ts.json(ts.find(tid))
+            answer = ts.json(await ts.read(tid))
             answer["added"] = {**e.json(), "token": token}
             return JSONResponse(answer, status_code=201)
         else:
@@ -101,11 +111,11 @@ def routes(guarded: Guard, body: ReadBody, share: Share) -> list[BaseRoute]:
 
     async def me(request: Request) -> Response:
         b = read_body(await body(request), EntrantToken, ENTRANT_WORDS)
-        return JSONResponse(_of(request).me(request.path_params["id"], b.token))
+        return JSONResponse(await _of(request).me(request.path_params["id"], b.token))
 
     async def results_csv(request: Request) -> Response:
         ts = _of(request)
-        t = ts.find(request.path_params["id"])
+        t = await ts.read(request.path_params["id"])
         headers = {"Content-Disposition": f'attachment; filename="tournament-{t.id}.csv"'}
         return Response(ts.csv(t), media_type="text/csv; charset=utf-8", headers=headers)
 

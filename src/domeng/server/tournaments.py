@@ -1,11 +1,28 @@
 """Club tournaments in the service (docs/tournaments.md, docs/protocol.md).
 
-A :class:`Tournaments` keeps every tournament: made by ``POST /api/tournaments``, its
-rounds started by the director (``.../next``), each round's tables made through the
+A :class:`Tournaments` answers for every tournament: made by ``POST /api/tournaments``,
+its rounds started by the director (``.../next``), each round's tables made through the
 hub with the round's deals fixed (:class:`~domeng.server.fixed.Fixed`), and the
-standings worked out from the tables' games by :mod:`domeng.tournament.scoring`. It
-hears that a table is over from the hub (``hub.on_finished``). Each change is stored
-first (one JSON document per tournament, :meth:`~domeng.storage.Storage.save_tournament`).
+standings worked out by :mod:`domeng.tournament.scoring` from the tables' records.
+
+**The storage is the truth, not this process.** A tournament is one JSON document in
+the storage (its entrants, its rounds and their tables' ids and seats, whether it was
+ended), read at every request (:meth:`Tournaments.read`): any process of a service of
+several answers every route, and a restart finds every tournament. What its tables'
+records say is read from them, never copied into the document: whether each table is
+over, and what each seat received (the records of the tables this process owns are the
+ones in its memory, the same as stored; the others' are read from the storage). A
+finished table's figures never change: each process keeps them once worked out.
+
+**A change is made from the version read** (:meth:`~domeng.storage.Storage.save_tournament`):
+two changes at once, in two processes, cannot both be kept; the one refused is decided
+again from the tournament as it is now. A round is started with its tables in one
+transaction: two ``next`` at once start one round (the other is refused
+``409 round_in_play``, as one sent while the round is played), and a process killed
+while starting one leaves the round whole or not at all. The round's tables are ordinary
+leased tables (:mod:`.leases`): when their process dies, others take them over and they
+play on. A director's change of a table another process owns (a no-show replaced, the
+tables ended with the tournament) is sent to that process (:func:`.relay.forward`).
 
 The pure parts (scoring, seating, deals) are in :mod:`domeng.tournament`; this module
 only keeps the state and talks to the hub.
@@ -24,7 +41,14 @@ from typing import Any, cast
 
 from domeng.engine import Game
 from domeng.engine.seatname import name_key, seat_name
-from domeng.storage import GUEST, PERSON, Storage, StoredTournament
+from domeng.storage import (
+    GUEST,
+    PERSON,
+    Storage,
+    StoredTable,
+    StoredTournament,
+    TournamentChanged,
+)
 from domeng.tournament import plan, reading, scoring
 from domeng.tournament.plan import Format
 from domeng.tournament.seating import add_meetings, seat
@@ -33,9 +57,11 @@ from .bodies import NewTable
 from .documents import Json, SeatKind, TableStatus
 from .fixed import Fixed
 from .hub import Hub
+from .leases import Owner
 from .names import first_same, shown
 from .players import default_level
 from .profiles import profile_of_token
+from .registry import NewTableMade
 from .tables import Table, TableError, hash_token, same_secret
 from .tournament_bodies import NewTournament, PersonEntrant
 from .tournament_documents import (
@@ -91,19 +117,27 @@ class Entrant:
 
 @dataclass(slots=True)
 class RoundTable:
-    """A table of a tournament round: its id at the hub and who holds each seat."""
+    """A table of a tournament round: its id at the hub and who holds each seat (kept),
+    and what its record says (read, :meth:`Tournaments.read`)."""
 
     id: str
     seats: list[str]
     finished: bool = False
+    """Read: its game is over."""
     results: Json | None = None
-    """The table's figures once its game is over (scoring's shapes as JSON)."""
+    """Read: the table's figures (scoring's shapes as JSON): its finished deals
+    (duplicate), or its game's end once over (table games)."""
 
 
 @dataclass(slots=True)
 class Round:
     number: int
     tables: list[RoundTable]
+
+
+_READ_ONLY = ("finished", "results")
+"""What a round's table has that its record says, not the tournament's document (a
+document kept before version 10 of the schema has them: they are read again)."""
 
 
 @dataclass(slots=True)
@@ -120,6 +154,8 @@ class Tournament:
     entrants: list[Entrant]
     played: list[Round] = field(default_factory=list)
     ended: bool = False
+    version: int = 0
+    """The version of the stored document it was read from (0: new, not stored)."""
 
     @property
     def status(self) -> TableStatus:
@@ -141,15 +177,43 @@ class Tournament:
         return same_secret(self.director_hash, hash_token(token))
 
     def doc(self) -> Json:
-        """What the storage keeps."""
-        return dataclasses.asdict(self)
+        """What the storage keeps (not what the tables' records say)."""
+        d = dataclasses.asdict(self)
+        del d["version"]
+        for r in d["played"]:
+            for x in r["tables"]:
+                for k in _READ_ONLY:
+                    del x[k]
+        return d
 
     @classmethod
-    def from_doc(cls, d: Json) -> Tournament:
+    def from_doc(cls, d: Json, version: int = 0) -> Tournament:
         kept = {k: v for k, v in d.items() if k not in ("entrants", "played")}
-        t = cls(**kept, entrants=[Entrant(**e) for e in d["entrants"]])
-        t.played = [Round(r["number"], [RoundTable(**x) for x in r["tables"]]) for r in d["played"]]
+        t = cls(**kept, entrants=[Entrant(**e) for e in d["entrants"]], version=version)
+        t.played = [
+            Round(
+                r["number"],
+                [RoundTable(x["id"], x["seats"]) for x in r["tables"]],
+            )
+            for r in d["played"]
+        ]
         return t
+
+    def stored(self) -> StoredTournament:
+        return StoredTournament(self.id, self.created, self.doc(), self.version)
+
+
+class Elsewhere(Exception):
+    """A director's change of a table that another live process owns: the request is
+    sent there (:func:`.relay.forward`), which makes it."""
+
+    def __init__(self, owner: Owner) -> None:
+        super().__init__(f"the table is owned by the process at {owner.address}")
+        self.owner = owner
+
+
+TRIES = 8
+"""Times a change is decided again when another process's change was kept first."""
 
 
 def _person(s: Storage, pid: str, *, club: bool) -> str:
@@ -174,49 +238,56 @@ class Tournaments:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.all: dict[str, Tournament] = {}
-        self.by_table: dict[str, str] = {}
         self.lock = asyncio.Lock()
-        self.chores: set[asyncio.Task[None]] = set()
-        hub.on_finished.append(self.table_finished)
+        """This process's changes, one at a time (the others': by the version)."""
+        self.over: dict[str, Json] = {}
+        """The figures of the finished tables read so far, by table id (they never
+        change)."""
 
-    # -- life -----------------------------------------------------------------
+    # -- reading ---------------------------------------------------------------
 
-    async def load(self) -> None:
-        """Every stored tournament; the tables of a round in play that ended while the
-        service was down are read as over."""
-        for stored in await self.hub.store.load_tournaments():
-            t = Tournament.from_doc(stored.doc)
-            self.all[t.id] = t
-            for r in t.played:
-                for rt in r.tables:
-                    self.by_table[rt.id] = t.id
-        for t in self.all.values():
-            if t.played and not t.ended:
-                for rt in t.played[-1].tables:
-                    if not rt.finished:
-                        with contextlib.suppress(TableError):
-                            table = await self.hub.find(rt.id)
-                            if table.finished:
-                                self._finish(t, rt, table)
-                await self._save(t)
-
-    async def _save(self, t: Tournament) -> None:
-        await self.hub.store.save_tournament(StoredTournament(t.id, t.created, t.doc()))
-
-    def find(self, tid: str) -> Tournament:
-        t = self.all.get(tid)
-        if t is None:
+    async def read(self, tid: str) -> Tournament:
+        """The tournament as stored, with what its tables' records say now; refused
+        ``404 unknown_tournament``."""
+        stored = await self.hub.store.load_tournament(tid)
+        if stored is None:
             raise TableError("unknown_tournament", f"there is no tournament {tid!r}", 404)
+        t = Tournament.from_doc(stored.doc, stored.version)
+        for r in t.played:
+            for n, rt in enumerate(r.tables, 1):
+                await self._read_table(t, r.number, n, rt)
         return t
 
-    def director(self, tid: str, token: Director) -> Tournament:
-        """The tournament whose director this is: the director's token, or, in a club, an
-        admin (``token`` :data:`ADMIN`, said by the routes once the member is checked)."""
-        t = self.find(tid)
+    async def _read_table(self, t: Tournament, number: int, n: int, rt: RoundTable) -> None:
+        """Whether ``rt`` is over and its figures, from its record (this process's table
+        in memory, or the stored one)."""
+        kept = self.over.get(rt.id)
+        if kept is not None:
+            rt.finished, rt.results = True, kept
+            return
+        try:
+            table = await self.hub.find(rt.id)
+        except TableError:  # not kept (removed): nothing of it counts
+            rt.finished, rt.results = True, {}
+            return
+        rt.finished = table.finished
+        rt.results = _results(t, table.game, number, n, rt, live=not rt.finished)
+        if rt.finished:
+            self.over[rt.id] = rt.results
+
+    async def director(self, tid: str, token: Director) -> Tournament:
+        """The tournament whose director this is, read: the director's token, or, in a
+        club, an admin (``token`` :data:`ADMIN`, said by the routes once the member is
+        checked)."""
+        t = await self.read(tid)
         if not isinstance(token, ClubAdmin) and (token is None or not t.is_director(token)):
             raise TableError("not_director", "that is not this tournament's director's token", 403)
         return t
+
+    async def _save(self, t: Tournament, tables: list[StoredTable] | None = None) -> None:
+        """Keep ``t``'s change, made from the version it was read at (with the new
+        tables of its round); :class:`TournamentChanged` when another was kept first."""
+        t.version = await self.hub.store.save_tournament(t.stored(), tables or [])
 
     # -- the director's say -----------------------------------------------------
 
@@ -235,11 +306,8 @@ class Tournaments:
             message = f"entrant {later.key}: name {later.name!r} is {first.key}'s already"
             raise TableError("same_name", message, 422)
         director = secrets.token_urlsafe(24)
-        tid = secrets.token_hex(5)
-        while tid in self.all:
-            tid = secrets.token_hex(5)
         t = Tournament(
-            id=tid,
+            id=secrets.token_hex(5),
             created=self.hub.clock.wall(),
             name=body.name,
             format=body.format,
@@ -250,9 +318,13 @@ class Tournaments:
             director_hash=hash_token(director),
             entrants=entrants,
         )
-        await self._save(t)
-        self.all[tid] = t
-        return t, director, tokens
+        for _ in range(TRIES):
+            try:
+                await self._save(t)
+                return t, director, tokens
+            except TournamentChanged:  # its id is another's: another id
+                t.id = secrets.token_hex(5)
+        raise TableError("busy", "could not find a free id for the tournament", 503)
 
     async def _entrant(
         self, key: str, e: Any, tokens: dict[str, str], *, club: bool = False
@@ -278,58 +350,83 @@ class Tournaments:
     async def add(self, tid: str, token: Director, new: Any) -> tuple[Entrant, str | None]:
         """A late arrival: seated from the next round."""
         async with self.lock:
-            t = self.director(tid, token)
-            self._not_over(t)
-            tokens: dict[str, str] = {}
-            key = f"e{sum(not x.fill for x in t.entrants) + 1}"
-            e = await self._entrant(key, new, tokens, club=isinstance(token, ClubAdmin))
-            if e.kind == "computer" and new.name is None:  # named by default: a free name
-                e.name = seat_name(_fill_name(t, int(key[1:])), cast(str, e.level))
-            other = next(
-                (x for x in t.entrants if name_key(_shown(x)) == name_key(_shown(e))), None
-            )
-            if other is not None:  # they may sit at one table: no two seats show one name
-                message = f"{other.key} is called {other.name!r} already: choose another name"
-                raise TableError("same_name", message, 409)
-            t.entrants.append(e)
-            try:
-                await self._save(t)
-            except Exception:
-                t.entrants.pop()
-                raise
-            return e, tokens.get(e.key)
+            for _ in range(TRIES):
+                t = await self.director(tid, token)
+                self._not_over(t)
+                tokens: dict[str, str] = {}
+                key = f"e{sum(not x.fill for x in t.entrants) + 1}"
+                e = await self._entrant(key, new, tokens, club=isinstance(token, ClubAdmin))
+                if e.kind == "computer" and new.name is None:  # named by default: a free name
+                    e.name = seat_name(_fill_name(t, int(key[1:])), cast(str, e.level))
+                other = next(
+                    (x for x in t.entrants if name_key(_shown(x)) == name_key(_shown(e))), None
+                )
+                if other is not None:  # they may sit at one table: no two seats show one name
+                    message = f"{other.key} is called {other.name!r} already: choose another name"
+                    raise TableError("same_name", message, 409)
+                t.entrants.append(e)
+                with contextlib.suppress(TournamentChanged):
+                    await self._save(t)
+                    return e, tokens.get(e.key)
+        raise _busy()
 
     async def withdraw(self, tid: str, token: Director, key: str) -> Tournament:
         """An entrant leaves: not seated from the next round (their scores stay)."""
         async with self.lock:
-            t = self.director(tid, token)
-            self._not_over(t)
-            e = t.entrant(key)
-            e.active = False
-            await self._save(t)
-            return t
+            for _ in range(TRIES):
+                t = await self.director(tid, token)
+                self._not_over(t)
+                t.entrant(key).active = False
+                with contextlib.suppress(TournamentChanged):
+                    await self._save(t)
+                    return t
+        raise _busy()
 
-    async def end(self, tid: str, token: Director) -> Tournament:
-        """The tournament is over: tables still playing are ended, the standings final."""
+    async def end(self, tid: str, token: Director) -> tuple[Tournament, list[Owner]]:
+        """The tournament is over: tables still playing are ended, the standings final.
+        Answers it, and the other processes that own some of its tables still playing
+        (the routes send them the director's word: :meth:`end` there ends those).
+
+        Said again once it is over (a repeated word, another process's), it ends the
+        tables still playing that this process owns, and is refused
+        ``409 tournament_over``."""
         async with self.lock:
-            t = self.director(tid, token)
-            self._not_over(t)
-            t.ended = True
-            await self._save(t)
-        if t.played:
-            for rt in t.played[-1].tables:
-                if not rt.finished:
-                    with contextlib.suppress(TableError):
-                        table = await self.hub.find(rt.id)
-                        if not table.finished:
-                            await self.hub.end_table(table, "host")
-        return t
+            for _ in range(TRIES):
+                t = await self.director(tid, token)
+                if t.status == "finished":
+                    await self._end_tables(t)
+                    self._not_over(t)
+                t.ended = True
+                with contextlib.suppress(TournamentChanged):
+                    await self._save(t)
+                    break
+            else:
+                raise _busy()
+        return t, await self._end_tables(t)
+
+    async def _end_tables(self, t: Tournament) -> list[Owner]:
+        """End the tables of ``t``'s last round still playing that this process owns (or
+        takes over: their owner is dead); answers the live processes that own others."""
+        owners: dict[str, Owner] = {}
+        for rt in t.played[-1].tables if t.played else []:
+            if rt.finished:
+                continue
+            owner = await self.hub.home(rt.id)
+            if owner is not None:
+                owners[owner.process] = owner
+                continue
+            with contextlib.suppress(TableError):
+                table = await self.hub.find(rt.id)
+                if not table.finished:
+                    await self.hub.end_table(table, "host")
+        return list(owners.values())
 
     async def replace(self, tid: str, token: Director, key: str, level: str | None) -> Tournament:
         """A no-show: a computer player takes their seat at their table of this round
-        (their scores at it stay theirs, as a stand-in's)."""
+        (their scores at it stay theirs, as a stand-in's). :class:`Elsewhere` when
+        another live process owns that table."""
         async with self.lock:
-            t = self.director(tid, token)
+            t = await self.director(tid, token)
             self._not_over(t)
             e = t.entrant(key)
             if e.kind != "person":
@@ -338,6 +435,9 @@ class Tournaments:
             if found is None:
                 raise TableError("not_seated", f"{e.name} sits at no table now", 409)
             rt, seat_number = found
+            owner = await self.hub.home(rt.id)
+            if owner is not None:
+                raise Elsewhere(owner)
             table = await self.hub.find(rt.id)
             if table.finished:
                 raise TableError("game_over", "that table's game is over", 409)
@@ -364,43 +464,50 @@ class Tournaments:
         return None
 
     async def next_round(self, tid: str, token: Director) -> Tournament:
-        """Seat the active entrants, make the round's tables (its deals fixed), deal."""
+        """Seat the active entrants, make the round's tables (its deals fixed), deal.
+
+        The round and its tables are kept in one transaction, made from the version
+        read: another ``next`` kept first (in another process) makes this one decided
+        again, and refused as the round is in play."""
         async with self.lock:
-            t = self.director(tid, token)
-            status = t.status
-            if status == "playing":
-                raise TableError("round_in_play", "the round is still being played", 409)
-            if status == "finished":
-                raise TableError("tournament_over", "this tournament is over", 409)
-            number = len(t.played) + 1
-            active = [e.key for e in t.entrants if e.active and not e.fill]
-            if not active:
-                raise TableError("no_entrants", "no entrant is left to play", 409)
-            met: dict[frozenset[str], int] = {}
-            for r in t.played:
-                add_meetings(met, [rt.seats for rt in r.tables])
-            layout = seat(active, met, number)
-            deals = plan.round_deals(t.seed, number, t.deals)
-            fixed_deals = tuple(
-                (tuple(tuple(h) for h in hands), tuple(unused)) for hands, unused in deals
-            )
-            fills = [e for e in t.entrants if e.fill]
-            known = len(t.entrants)
-            tables: list[RoundTable] = []
-            try:
-                await self._make_tables(t, layout, fixed_deals, fills, tables)
-                t.played.append(Round(number, tables))
-                await self._save(t)
-            except Exception:  # nothing of the round is kept: its tables made so far end
-                if t.played and t.played[-1].tables is tables:
-                    t.played.pop()
-                del t.entrants[known:]
-                for rt in tables:
-                    self.by_table.pop(rt.id, None)
-                    with contextlib.suppress(Exception):
-                        await self.hub.end_table(await self.hub.find(rt.id), "host")
-                raise
-        return t
+            for _ in range(TRIES):
+                t = await self.director(tid, token)
+                made = await self._plan_round(t)
+                try:
+                    await self._save(t, [m.stored for m in made])
+                except TournamentChanged:
+                    continue  # another change was kept first: decided again
+                for m in made:  # kept: each table is set in play here, its owner
+                    await self.hub.open_table(m)
+                break
+            else:
+                raise _busy()
+        return await self.read(tid)
+
+    async def _plan_round(self, t: Tournament) -> list[NewTableMade]:
+        """The next round of ``t``, added to it, and its tables, not stored yet."""
+        status = t.status
+        if status == "playing":
+            raise TableError("round_in_play", "the round is still being played", 409)
+        if status == "finished":
+            raise TableError("tournament_over", "this tournament is over", 409)
+        number = len(t.played) + 1
+        active = [e.key for e in t.entrants if e.active and not e.fill]
+        if not active:
+            raise TableError("no_entrants", "no entrant is left to play", 409)
+        met: dict[frozenset[str], int] = {}
+        for r in t.played:
+            add_meetings(met, [rt.seats for rt in r.tables])
+        layout = seat(active, met, number)
+        deals = plan.round_deals(t.seed, number, t.deals)
+        fixed_deals = tuple(
+            (tuple(tuple(h) for h in hands), tuple(unused)) for hands, unused in deals
+        )
+        fills = [e for e in t.entrants if e.fill]
+        tables: list[RoundTable] = []
+        made = await self._make_tables(t, layout, fixed_deals, fills, tables)
+        t.played.append(Round(number, tables))
+        return made
 
     async def _make_tables(
         self,
@@ -409,8 +516,10 @@ class Tournaments:
         fixed_deals: Any,
         fills: list[Entrant],
         tables: list[RoundTable],
-    ) -> None:
-        """Make a round's tables into ``tables``, a computer in each empty place."""
+    ) -> list[NewTableMade]:
+        """Make a round's tables into ``tables`` (not stored yet: answered), a computer in
+        each empty place."""
+        made: list[NewTableMade] = []
         for places in layout:
             keys: list[str] = []
             for k in places:
@@ -427,11 +536,12 @@ class Tournaments:
                         t.entrants.append(fill)
                     k = fill.key
                 keys.append(k)
-            table = await self._make_table(t, keys, fixed_deals)
-            tables.append(RoundTable(table.id, keys))
-            self.by_table[table.id] = t.id
+            new = await self._make_table(t, keys, fixed_deals)
+            tables.append(RoundTable(new.stored.id, keys))
+            made.append(new)
+        return made
 
-    async def _make_table(self, t: Tournament, keys: list[str], deals: Any) -> Table:
+    async def _make_table(self, t: Tournament, keys: list[str], deals: Any) -> NewTableMade:
         settings = t.table
         seats: list[Json] = []
         hashes: dict[int, str] = {}
@@ -457,55 +567,18 @@ class Tournaments:
             }
         )
         fixed = Fixed(deals, t.id, hashes, profiles, fresh=t.format == "duplicate")
-        created = await self.hub.create_table(body, fixed)
-        return created.table
+        return await self.hub.new_table(body, fixed)
 
-    # -- hearing from the tables ------------------------------------------------
-
-    def table_finished(self, table: Table) -> None:
-        """The hub's word that a table's game is over (``hub.on_finished``)."""
-        tid = self.by_table.get(table.id)
-        t = self.all.get(tid) if tid else None
-        if t is None or not t.played:
-            return
-        for r in t.played:
-            for rt in r.tables:
-                if rt.id == table.id and not rt.finished:
-                    self._finish(t, rt, table, r.number)
-                    task = asyncio.get_running_loop().create_task(self._save_quietly(t))
-                    self.chores.add(task)
-                    task.add_done_callback(self.chores.discard)
-
-    async def _save_quietly(self, t: Tournament) -> None:
-        async with self.lock:
-            with contextlib.suppress(Exception):  # kept again at the next change
-                await self._save(t)
-
-    def _finish(self, t: Tournament, rt: RoundTable, table: Table, number: int = 0) -> None:
-        number = number or next(r.number for r in t.played if rt in r.tables)
-        rt.finished = True
-        rt.results = _results(t, table.game, number, t.played[number - 1].tables.index(rt) + 1, rt)
-
-    async def close(self) -> None:
-        for task in list(self.chores):
-            with contextlib.suppress(BaseException):
-                await task
-
-    # -- reading ----------------------------------------------------------------
+    # -- what anyone may see ----------------------------------------------------
 
     def lines(self, t: Tournament) -> list[scoring.Line]:
-        """The standings, from the finished tables' figures and the tables in play's
-        finished deals (live)."""
+        """The standings, from the tables' figures as read (:meth:`read`): the finished
+        tables', and the finished deals of the tables in play (live)."""
         deals: list[scoring.DealPlayed] = []
         games: list[scoring.TableGame] = []
         for r in t.played:
-            for n, rt in enumerate(r.tables, 1):
-                res = rt.results
-                if res is None:
-                    table = self.hub.tables.get(rt.id)
-                    if table is None:
-                        continue
-                    res = _results(t, table.game, r.number, n, rt, live=True)
+            for rt in r.tables:
+                res = rt.results or {}
                 deals += [scoring.DealPlayed(**_tupled(d)) for d in res.get("deals", [])]
                 if res.get("game") is not None:
                     games.append(scoring.TableGame(**_tupled(res["game"])))
@@ -596,25 +669,34 @@ class Tournaments:
             )
         return out.getvalue()
 
-    def check_record(self, table: Table) -> None:
+    async def check_record(self, table: Table) -> None:
         """Refuse a table's record (its replay, its review) while its duplicate deals are
         still being played at another table of the round: it shows every hand."""
-        t = self.all.get(table.settings.tournament or "")
-        if t is None or t.format != "duplicate" or t.ended:
+        tid = table.settings.tournament
+        if tid is None:
+            return
+        stored = await self.hub.store.load_tournament(tid)
+        if stored is None:
+            return
+        t = Tournament.from_doc(stored.doc, stored.version)
+        if t.format != "duplicate" or t.ended:
             return
         for r in t.played:
-            if any(rt.id == table.id for rt in r.tables) and not all(
-                rt.finished for rt in r.tables if rt.id != table.id
-            ):
+            if not any(rt.id == table.id for rt in r.tables):
+                continue
+            for n, rt in enumerate(r.tables, 1):
+                if rt.id != table.id:
+                    await self._read_table(t, r.number, n, rt)
+            if not all(rt.finished for rt in r.tables if rt.id != table.id):
                 message = (
                     "this table's deals are being played at other tables of the tournament: "
                     "its record is shown once the round is over at every table"
                 )
                 raise TableError("round_in_play", message, 409)
 
-    def me(self, tid: str, token: str) -> EntrantViewDoc:
+    async def me(self, tid: str, token: str) -> EntrantViewDoc:
         """An entrant's own view: who they are, and their table now (or next)."""
-        t = self.find(tid)
+        t = await self.read(tid)
         h = hash_token(token)
         for e in t.entrants:
             if e.token_hash is not None and same_secret(e.token_hash, h):
@@ -626,6 +708,11 @@ class Tournaments:
                              "round": len(t.played)}  # fmt: skip
                 return {"entrant": e.json(), "table": table, "status": t.status}
         raise TableError("bad_token", "no entrant of this tournament has that token", 403)
+
+
+def _busy() -> TableError:
+    message = "the tournament is being changed by others at this moment: try again"
+    return TableError("busy", message, 503)
 
 
 def _results(

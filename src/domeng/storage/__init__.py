@@ -27,6 +27,7 @@ from .base import (
     StoredSeat,
     StoredTable,
     StoredTournament,
+    TournamentChanged,
 )
 from .club import (
     ADMIN,
@@ -94,6 +95,7 @@ __all__ = [
     "StoredSession",
     "StoredTable",
     "StoredTournament",
+    "TournamentChanged",
     "is_postgres",
     "open_storage",
 ]

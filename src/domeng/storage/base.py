@@ -14,7 +14,7 @@ in order. The contract every backend keeps is written as a test suite,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -137,11 +137,22 @@ class StoredTable:
 class StoredTournament:
     """A club tournament (``domeng.server.tournaments``): its id, when it was made, and
     its whole state as one JSON document, saved whole at every change (a tournament is
-    a few kilobytes, changed a few times an evening)."""
+    a few kilobytes, changed a few times an evening). What its tables' records say (who
+    won, what each seat received) is read from them, never copied here."""
 
     id: str
     created: float
     doc: dict[str, Any]
+    version: int = 0
+    """How many changes of it are kept (0: a new one, not kept yet). A change is made
+    from the version read: :meth:`Storage.save_tournament` keeps it only if it is still
+    the kept one."""
+
+
+class TournamentChanged(StorageError):
+    """A tournament's change made from a version that is no longer the kept one: another
+    change (another process's, at the same moment) was kept first; nothing of this one
+    was. Read it again, and decide again."""
 
 
 class Storage(ABC):
@@ -357,9 +368,32 @@ class Storage(ABC):
     def purge_club(self, now: float, links_before: float, guesses_before: float) -> int:
         return self._kept_club().purge_club(now, links_before, guesses_before)
 
-    def save_tournament(self, tournament: StoredTournament) -> None:
-        """Keep a tournament's state (a new one, or its change: the document replaced)."""
+    def keep_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        """Keep what the list of tables shows of each table in progress named (by id),
+        for the other processes of a service of several to list it without rebuilding
+        it (:meth:`summaries_in_progress`). A table not in progress, not stored, or (on
+        a leased storage) not this process's is passed over."""
+        del summaries  # this default keeps none: each table is listed as rebuilt
+
+    def summaries_in_progress(self) -> list[tuple[str, dict[str, Any] | None]]:
+        """The tables in progress, in :meth:`load_tables`' order, each with the summary
+        last kept of it by :meth:`keep_summaries` (None: none yet)."""
+        return [(i, None) for i in self.tables_in_progress()]
+
+    def save_tournament(
+        self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
+    ) -> int:
+        """Keep a tournament's change, made from the version kept (``tournament.version``;
+        0: a new tournament), and with it the new ``tables`` of a round it starts (each
+        as :meth:`create_table` stores one), all or nothing: answers the version kept
+        now (one more). :class:`TournamentChanged` when the kept version is another (or
+        a new one's id is taken): nothing is kept. Two processes that start the same
+        round at once: one round is kept, with its tables, the other not at all."""
         raise StorageError("this storage keeps no tournaments")
+
+    def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        """One tournament, with its version (None: there is none)."""
+        return None
 
     def load_tournaments(self) -> list[StoredTournament]:
         """Every tournament kept, oldest first."""

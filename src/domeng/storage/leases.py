@@ -39,6 +39,9 @@ RENEW = 1.0
 """Seconds between two renewals (a lease outlives two renewals missed)."""
 TAKE_BATCH = 500
 """Tables one process takes over from the dead in one go (the rest at its next look)."""
+LOOKS_BEFORE_ALL = 2
+"""Looks in a row a table is seen unowned by a process before it takes it whatever its
+share (:meth:`Leasing.take_orphans`)."""
 
 CHANNEL = "domeng_leases"
 """The LISTEN/NOTIFY channel of the lease events: ``let_go <process>`` when a process
@@ -89,6 +92,9 @@ class Leasing(SQLStorage):
 
     def _init_leases(self) -> None:
         self.epochs = {}
+        self._orphans_seen: dict[str, int] = {}
+        """The tables left unowned at this process's last look, with how many looks in a
+        row they were (:meth:`take_orphans`)."""
         self.fenced = _nothing
         self._fenced_in_batch: set[str] = set()
 
@@ -108,6 +114,14 @@ class Leasing(SQLStorage):
             raise Fenced(table_id)
         if self._in_batch():
             self._fenced_in_batch.add(table_id)
+
+    def _holds(self, db: Db, table_id: str) -> bool:
+        if self.process is None:
+            return True
+        row = db.execute(
+            "SELECT owner, epoch FROM leases WHERE table_id = ? FOR SHARE", (table_id,)
+        ).fetchone()
+        return row is not None and row[0] == self.process and row[1] == self.epochs.get(table_id)
 
     def _in_batch(self) -> bool:
         return False
@@ -173,12 +187,25 @@ class Leasing(SQLStorage):
         return lost
 
     def take_orphans(self, limit: int = TAKE_BATCH) -> list[tuple[str, int]]:
-        """Take over the tables in progress whose owner's lease ran out (or that have
-        none): each one's epoch grows by one; answers them with their new epochs, for
-        the process to read and rebuild."""
+        """Take over tables in progress whose owner's lease ran out (or that have none):
+        each one's epoch grows by one; answers them with their new epochs, for the
+        process to read and rebuild.
+
+        **Its share, not all of them.** Each live process looks on its own, once a
+        second: the first to look after a process died took all its tables, and one
+        survivor of three then had twice the tables of the other. A process takes no
+        more than brings it to an even share of every table in progress
+        among the live processes (rounded up): the others take the rest at their own
+        looks (at once: a takeover is told on :data:`CHANNEL`), a second later at most.
+        A table left unowned at :data:`LOOKS_BEFORE_ALL` looks in a row is taken
+        whatever the share (a live process that does not take its share)."""
         me = self.process
         if me is None:
             return []
+        orphaned = (
+            "FROM leases l LEFT JOIN processes p ON p.id = l.owner "
+            f"WHERE (p.id IS NULL OR p.expires < {_NOW}) AND l.owner IS DISTINCT FROM ?"
+        )
         with self._tx() as db:
             db.execute(  # tables in progress made before leases: a lease nobody holds
                 "INSERT INTO leases (table_id, owner, epoch) "
@@ -186,17 +213,29 @@ class Leasing(SQLStorage):
                 "AND NOT EXISTS (SELECT 1 FROM leases l WHERE l.table_id = t.id) "
                 "ON CONFLICT DO NOTHING"
             )
+            live, total, mine = db.execute(
+                f"SELECT (SELECT COUNT(*) FROM processes WHERE expires >= {_NOW}), "
+                "(SELECT COUNT(*) FROM leases), (SELECT COUNT(*) FROM leases WHERE owner = ?)",
+                (me,),
+            ).fetchone()
+            share = max(0, -(-int(total) // max(int(live), 1)) - int(mine))
+            waited = sorted(t for t, n in self._orphans_seen.items() if n >= LOOKS_BEFORE_ALL)
             taken = [
                 (str(t), int(e))
                 for t, e in db.execute(
                     "UPDATE leases SET owner = ?, epoch = epoch + 1 WHERE table_id IN ("
-                    "  SELECT l.table_id FROM leases l LEFT JOIN processes p ON p.id = l.owner"
-                    f"  WHERE (p.id IS NULL OR p.expires < {_NOW}) AND l.owner IS DISTINCT FROM ?"
-                    "  ORDER BY l.table_id LIMIT ? FOR UPDATE OF l SKIP LOCKED"
+                    f"  SELECT l.table_id {orphaned} "
+                    "  ORDER BY l.table_id = ANY(?) DESC, l.table_id LIMIT ? "
+                    "  FOR UPDATE OF l SKIP LOCKED"
                     ") RETURNING table_id, epoch",
-                    (me, me, limit),
+                    (me, me, waited, min(limit, max(share, len(waited)))),
                 )
             ]
+            seen = self._orphans_seen
+            self._orphans_seen = {
+                str(t): seen.get(str(t), 0) + 1
+                for (t,) in db.execute(f"SELECT l.table_id {orphaned}", (me,))
+            }
             for t, e in taken:
                 self.epochs[t] = e
             if taken:

@@ -9,7 +9,7 @@ changes an object afterwards changes nothing stored.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .base import (
@@ -22,6 +22,7 @@ from .base import (
     StoredSeat,
     StoredTable,
     StoredTournament,
+    TournamentChanged,
 )
 from .memory_club import MemoryClub
 from .memory_history import MemoryHistory
@@ -37,6 +38,8 @@ class MemoryStorage(Storage):
         self._summaries: dict[str, dict[str, Any]] = {}
         self._closed = False
         self._tournaments: dict[str, StoredTournament] = {}
+        self._listed: dict[str, dict[str, Any]] = {}
+        """What the list shows of each table in progress (:meth:`keep_summaries`)."""
 
     def create_table(self, table: StoredTable) -> None:
         self._check_open()
@@ -129,9 +132,43 @@ class MemoryStorage(Storage):
         t = self._table(table_id)
         t.chat = [*t.chat, copy.copy(message)][-CHAT_KEPT:]
 
-    def save_tournament(self, tournament: StoredTournament) -> None:
+    def keep_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
         self._check_open()
-        self._tournaments[tournament.id] = copy.deepcopy(tournament)
+        for table_id, summary in summaries.items():
+            t = self._tables.get(table_id)
+            if t is not None and t.ended is None and table_id not in self._removed:
+                self._listed[table_id] = copy.deepcopy(summary)
+
+    def summaries_in_progress(self) -> list[tuple[str, dict[str, Any] | None]]:
+        return [(i, copy.deepcopy(self._listed.get(i))) for i in self.tables_in_progress()]
+
+    def save_tournament(
+        self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
+    ) -> int:
+        self._check_open()
+        kept = self._tournaments.get(tournament.id)
+        if (kept.version if kept is not None else 0) != tournament.version:
+            raise TournamentChanged(
+                f"tournament {tournament.id!r} was changed meanwhile "
+                f"(not at version {tournament.version})"
+            )
+        ids = [t.id for t in tables]
+        if len(set(ids)) != len(ids) or any(i in self._tables for i in ids):
+            raise StorageError("a table of the round is stored already")
+        if any(len(t.plays) != len(t.deals) for t in tables):
+            raise StorageError("a table's plays come as one list per deal")
+        version = tournament.version + 1
+        created = kept.created if kept is not None else tournament.created
+        self._tournaments[tournament.id] = StoredTournament(
+            tournament.id, created, copy.deepcopy(tournament.doc), version
+        )
+        for t in tables:
+            self._tables[t.id] = copy.deepcopy(t)
+        return version
+
+    def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        self._check_open()
+        return copy.deepcopy(self._tournaments.get(tournament_id))
 
     def load_tournaments(self) -> list[StoredTournament]:
         self._check_open()

@@ -242,6 +242,12 @@ STEPS: tuple[str, ...] = (
     );
     CREATE INDEX leases_by_owner ON leases (owner);
     """,
+    # 10: a tournament is changed by any process of several: each change is made from
+    # the version it read and counts one more (two changes at once: one is kept, the
+    # other refused, storage.base.TournamentChanged). Those kept before count as one
+    """
+    ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+    """,
 )
 """The schema, step by step: step N brings a database from version N-1 to N."""
 

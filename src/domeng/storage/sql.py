@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -30,6 +30,7 @@ from .base import (
     StoredSeat,
     StoredTable,
     StoredTournament,
+    TournamentChanged,
 )
 
 _SEAT_COLUMNS = (
@@ -97,6 +98,11 @@ class SQLStorage(Storage):
         """Before a write of ``table_id``: refuse it if another process owns the table now
         (:mod:`.leases`, PostgreSQL's several processes; here: one process owns all)."""
 
+    def _holds(self, db: Db, table_id: str) -> bool:
+        """Whether this process owns ``table_id`` now (:mod:`.leases`; here: it owns all),
+        its lease held till the transaction's end: a write that may be passed over."""
+        return True
+
     def _lease_new(self, db: Db, table_id: str) -> None:
         """A new table's lease, for the process that made it (:mod:`.leases`)."""
 
@@ -107,32 +113,38 @@ class SQLStorage(Storage):
         if len(table.plays) != len(table.deals):
             raise StorageError("a table's plays come as one list per deal")
         with self._tx() as db:
+            self._put_table(db, table)
+
+    def _put_table(self, db: Db, table: StoredTable) -> None:
+        """A new table's rows (and its lease, when in progress), in ``db``'s transaction."""
+        if len(table.plays) != len(table.deals):
+            raise StorageError("a table's plays come as one list per deal")
+        db.execute(
+            "INSERT INTO tables (id, created, settings, host_hash, host_seat, ended) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                table.id,
+                table.created,
+                json.dumps(table.settings),
+                table.host_hash,
+                table.host_seat,
+                table.ended,
+            ),
+        )
+        if table.ended is None:
+            self._lease_new(db, table.id)
+        for n, s in enumerate(table.seats):
             db.execute(
-                "INSERT INTO tables (id, created, settings, host_hash, host_seat, ended) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    table.id,
-                    table.created,
-                    json.dumps(table.settings),
-                    table.host_hash,
-                    table.host_seat,
-                    table.ended,
-                ),
+                f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table.id, n, *_seat_values(s)),
             )
-            if table.ended is None:
-                self._lease_new(db, table.id)
-            for n, s in enumerate(table.seats):
-                db.execute(
-                    f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (table.id, n, *_seat_values(s)),
-                )
-            for n, d in enumerate(table.deals, 1):
-                _put_deal(db, table.id, n, d)
-                for i, p in enumerate(table.plays[n - 1]):
-                    _put_play(db, table.id, n, i, p)
-            for n, c in enumerate(table.chat):
-                _put_chat(db, table.id, n, c)
+        for n, d in enumerate(table.deals, 1):
+            _put_deal(db, table.id, n, d)
+            for i, p in enumerate(table.plays[n - 1]):
+                _put_play(db, table.id, n, i, p)
+        for n, c in enumerate(table.chat):
+            _put_chat(db, table.id, n, c)
 
     def load_tables(self) -> list[StoredTable]:
         return self._load("ended IS NULL AND removed = 0", ())
@@ -291,18 +303,64 @@ class SQLStorage(Storage):
                 (table_id, table_id, CHAT_KEPT),
             )
 
-    def save_tournament(self, tournament: StoredTournament) -> None:
-        with self._tx(alone=True) as db:
-            db.execute(
-                "INSERT INTO tournaments (id, created, doc) VALUES (?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET doc = excluded.doc",
-                (tournament.id, tournament.created, json.dumps(tournament.doc)),
+    def keep_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        with self._tx() as db:
+            for table_id, summary in summaries.items():
+                if self._holds(db, table_id):
+                    db.execute(
+                        "UPDATE tables SET summary = ? WHERE id = ? AND ended IS NULL",
+                        (json.dumps(summary), table_id),
+                    )
+
+    def summaries_in_progress(self) -> list[tuple[str, dict[str, Any] | None]]:
+        with self._read() as db:
+            rows = db.execute(
+                "SELECT id, summary FROM tables WHERE ended IS NULL AND removed = 0 "
+                "ORDER BY created, id"
             )
+            return [(i, None if s is None else json.loads(s)) for i, s in rows]
+
+    def save_tournament(
+        self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
+    ) -> int:
+        t = tournament
+        with self._tx() as db:
+            if t.version == 0:  # a new one: kept unless its id is taken
+                done = db.execute(
+                    "INSERT INTO tournaments (id, created, doc, version) VALUES (?, ?, ?, 1) "
+                    "ON CONFLICT (id) DO NOTHING",
+                    (t.id, t.created, json.dumps(t.doc)),
+                )
+            else:  # its change: kept only over the version it was made from
+                done = db.execute(
+                    "UPDATE tournaments SET doc = ?, version = version + 1 "
+                    "WHERE id = ? AND version = ?",
+                    (json.dumps(t.doc), t.id, t.version),
+                )
+            if done.rowcount != 1:
+                raise TournamentChanged(
+                    f"tournament {t.id!r} was changed meanwhile (not at version {t.version})"
+                )
+            for table in tables:  # the round's tables, in the same transaction
+                self._put_table(db, table)
+        return t.version + 1
+
+    def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        with self._read() as db:
+            row = db.execute(
+                "SELECT id, created, doc, version FROM tournaments WHERE id = ?", (tournament_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        i, c, d, v = row
+        return StoredTournament(i, c, json.loads(d), int(v))
 
     def load_tournaments(self) -> list[StoredTournament]:
         with self._read() as db:
-            rows = db.execute("SELECT id, created, doc FROM tournaments ORDER BY created, id")
-            return [StoredTournament(i, c, json.loads(d)) for i, c, d in rows]
+            rows = db.execute(
+                "SELECT id, created, doc, version FROM tournaments ORDER BY created, id"
+            )
+            return [StoredTournament(i, c, json.loads(d), int(v)) for i, c, d, v in rows]
 
 
 def _load(db: Db, where: str, params: tuple[object, ...]) -> list[StoredTable]:

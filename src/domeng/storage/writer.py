@@ -255,8 +255,13 @@ class StorageWriter:
     async def add_chat(self, table_id: str, message: StoredChat) -> None:
         await self._run(self.storage.add_chat, table_id, message, quick=True)
 
-    async def save_tournament(self, tournament: StoredTournament) -> None:
-        await self._run(self.storage.save_tournament, tournament, quick=True)
+    async def save_tournament(
+        self, tournament: StoredTournament, tables: Sequence[StoredTable] = ()
+    ) -> int:
+        return await self._run(self.storage.save_tournament, tournament, tables, quick=True)
+
+    async def load_tournament(self, tournament_id: str) -> StoredTournament | None:
+        return await self._run(self.storage.load_tournament, tournament_id)
 
     async def load_tournaments(self) -> list[StoredTournament]:
         return await self._run(self.storage.load_tournaments)
