@@ -355,10 +355,13 @@ def test_watching_a_table_shows_no_hand(page: Any, service: Any) -> None:
     assert page.locator("svg.board .seat").count() == 5
     assert page.locator("svg.board .tile-back").count() > 0
     page.wait_for_function("document.querySelectorAll('.account li').length >= 3")
-    assert (
-        "is in turn" in page.locator(".status").inner_text()
-        or page.locator("[data-round-summary]").count()
+    # the status names whose turn it is (a spectator has none), or the round's summary
+    # is up; between the two (the round just over, its summary not drawn yet) it waits
+    page.wait_for_function(
+        """document.querySelector('.status').innerText.includes('is in turn')
+        || document.querySelector('[data-round-summary]') !== null"""
     )
+    assert "Your turn" not in page.locator(".status").inner_text()  # status.your_turn
 
 
 def test_on_a_phone_every_form_field_stays_inside_its_card(browser: Any, service: Any) -> None:
