@@ -340,16 +340,20 @@ class Registry:
 
     # -- tables -----------------------------------------------------------------
 
-    async def create_table(self, body: NewTable, fixed: Fixed | None = None) -> Created:
+    async def create_table(
+        self, body: NewTable, fixed: Fixed | None = None, member: str | None = None
+    ) -> Created:
         """A new table (stored first): the persons named in it get their tokens, the
         creator the host's token, and each invited seat its link. ``fixed``: what a
-        tournament fixes (its deals, its entrants' tokens and profiles)."""
+        tournament fixes (its deals, its entrants' tokens and profiles); ``member``: the
+        club member who made it, to whom the named seats' tokens are handed."""
         seats = new_table_seats(body)
         tokens: dict[int, str] = {}
         for n, s in enumerate(body.seats):
             if s.kind == "person" and s.name is not None:
                 tokens[n] = secrets.token_urlsafe(24)
                 seats[n].token_hash = hash_token(tokens[n])
+                seats[n].member = member
                 if s.profile is not None:  # the seat's rounds count for a profile
                     seats[n].profile = (await profile_of_token(self.store, s.profile)).id
         settings = body.settings()
@@ -479,8 +483,10 @@ class Registry:
     def advance(self, t: Table) -> None:
         t.advance()
 
-    async def take_seat(self, t: Table, seat: int, body: TakeSeat) -> str:
-        return await t.take_seat(seat, body)
+    async def take_seat(
+        self, t: Table, seat: int, body: TakeSeat, member: str | None = None
+    ) -> str:
+        return await t.take_seat(seat, body, member)
 
     async def leave_seat(self, t: Table, seat: int, body: LeaveSeat) -> None:
         await t.leave_seat(seat, body)
