@@ -303,6 +303,23 @@ def test_the_stones_chart_shows_equal_lines_and_labels_its_highest_value(
     assert got["overlaps"] == 0  # a long name in the legend is shortened, not written over
 
 
+def test_the_stones_chart_ends_where_the_final_standings_do(page: Any, service: Service) -> None:
+    # The host ended a game in its second round, after Ani's PASS: the standings said 6
+    # STONES for her, the chart stopped after round 1 at 5 (the rounds finished)
+    page.goto(service.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    got = page.evaluate("""async () => {
+      const { stonesByRound } = await import("/web/js/gamechart.js");
+      const one = [[5, 2, 2, 4, 2]];
+      return [stonesByRound(one, [6, 2, 2, 4, 2]), stonesByRound(one, [5, 2, 2, 4, 2]),
+              stonesByRound([], [0, 0, 0, 0, 0]), stonesByRound(one, null)];
+    }""")
+    mid_round, at_a_round_s_end, none_played, unknown = got
+    assert mid_round == [[5, 2, 2, 4, 2], [6, 2, 2, 4, 2]]  # where the standings end
+    assert at_a_round_s_end == [[5, 2, 2, 4, 2]]  # no point twice
+    assert none_played == [[0, 0, 0, 0, 0]] and unknown == [[5, 2, 2, 4, 2]]
+
+
 @pytest.mark.parametrize("phone", [False, True])
 def test_the_coach_s_panel_of_a_replay_is_in_sight(
     pages: Pages, service: Service, phone: bool
