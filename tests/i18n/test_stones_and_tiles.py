@@ -66,6 +66,8 @@ def amounts_not_in_stones(code: str, read: Read = catalog) -> list[tuple[str, st
         for word in AMOUNT_HOLE.findall(text):
             if re.search(TILE[code], word, re.IGNORECASE):
                 wrong.append((key, f"tile word after an amount: {word}"))
+        if re.search(r"\{loss\}(?! STONES)", text):  # a bare number: its unit follows
+            wrong.append((key, "an amount lost without STONES"))
         if key.startswith("n_stones.") and "STONE" not in text:
             wrong.append((key, "a count of STONES"))
         theirs = english.get(key)
@@ -118,8 +120,10 @@ def test_the_checks_find_an_amount_in_tiles_and_a_lost_term() -> None:
         "tr": {**real["tr"], "summary": {"stones_moved": "Kim kime taş verdi, neden"}},
         "en": {
             **real["en"],
-            "terminal": {"play.stones_this_round": "Stones this round:"},
-            "coach": {"decision": "Play {n}: played {played}, loss {loss} STONES"},
+            "terminal": {
+                "play.stones_this_round": "Stones this round:",
+                "review.decision": "Round {round}, play {index}: loss {loss}{mark}",
+            },
         },
         "id": {**real["id"], "n_stones": {"other": "{n} batu"}},
         "pt": {**real["pt"], "living": {"tiles_other": "{n} pedras"}},
@@ -138,6 +142,7 @@ def test_the_checks_find_an_amount_in_tiles_and_a_lost_term() -> None:
     )
     found = amounts_not_in_stones("en", read)
     assert ("terminal.play.stones_this_round", "everyday word") in found
+    assert ("terminal.review.decision", "an amount lost without STONES") in found
     assert ("n_stones.other", "a count of STONES") in amounts_not_in_stones("id", read)
     assert ("living.tiles_other", "everyday word") in amounts_not_in_stones("pt", read)
     assert "living.tiles_other" in tiles_not_named("pt", read)
