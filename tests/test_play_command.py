@@ -63,7 +63,7 @@ def test_whole_rounds_by_picking_tiles(data_dir: Path) -> None:
     assert "Seed 7" in out
     assert "Round 1 is over" in out and "Round 2 is over" in out
     assert "Tiles left" in out and "(unused)" in out
-    assert "Stones this round:" in out and "Standings" in out
+    assert "STONES this round:" in out and "Standings" in out
     assert "Press Enter for the next round, q to quit" in out
     assert "wins the round" in out or "win the round" in out
     # The game was saved as it went and replays.
@@ -83,7 +83,7 @@ def test_the_screen_shows_line_tiles_players_stones_and_turn(data_dir: Path) -> 
     assert "(* = you may play it)" in out
     for name in ("Besse (basic)", "Cicci (basic)", "Daeng (basic)", "Emba (basic)"):
         assert name in out
-    assert "Tiles" in out and "Stones" in out and "CAMAT titles" in out
+    assert "Tiles" in out and "STONES" in out and "CAMAT titles" in out
     assert "table: 25 stones" in out or "table: " in out
     assert "CAMAT: none yet" in out
     assert "▶" in out

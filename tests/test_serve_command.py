@@ -40,3 +40,25 @@ def test_ctrl_c_stops_the_service_as_a_normal_end(code: str, tmp_path: Path) -> 
     assert proc.returncode == 0, err
     assert words(code)("serve.stopped") in out
     assert "Aborted" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("code", ["en", "tr"])
+def test_ctrl_c_while_the_database_opens_is_a_normal_end_too(
+    code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a Ctrl-C before uvicorn takes the signal over (the database opening on a loaded
+    # machine) printed click's "Aborted!" and ended with 1
+    from click.testing import CliRunner
+
+    import domeng.storage
+    from domeng.cli import main
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(domeng.storage, "open_storage", interrupted)
+    args = ["serve", "--lang", code, "--no-browser", "--port", "0"]
+    result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "t.sqlite3")])
+    assert result.exit_code == 0, result.output
+    assert words(code)("serve.stopped") in result.output
+    assert "Aborted" not in result.output

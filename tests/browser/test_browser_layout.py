@@ -6,6 +6,7 @@ and a "New game" button to mis-tap, the round summary's columns, the STONES char
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -302,6 +303,23 @@ def test_the_stones_chart_shows_equal_lines_and_labels_its_highest_value(
     assert got["overlaps"] == 0  # a long name in the legend is shortened, not written over
 
 
+def test_the_stones_chart_ends_where_the_final_standings_do(page: Any, service: Service) -> None:
+    # The host ended a game in its second round, after Ani's PASS: the standings said 6
+    # STONES for her, the chart stopped after round 1 at 5 (the rounds finished)
+    page.goto(service.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    got = page.evaluate("""async () => {
+      const { stonesByRound } = await import("/web/js/gamechart.js");
+      const one = [[5, 2, 2, 4, 2]];
+      return [stonesByRound(one, [6, 2, 2, 4, 2]), stonesByRound(one, [5, 2, 2, 4, 2]),
+              stonesByRound([], [0, 0, 0, 0, 0]), stonesByRound(one, null)];
+    }""")
+    mid_round, at_a_round_s_end, none_played, unknown = got
+    assert mid_round == [[5, 2, 2, 4, 2], [6, 2, 2, 4, 2]]  # where the standings end
+    assert at_a_round_s_end == [[5, 2, 2, 4, 2]]  # no point twice
+    assert none_played == [[0, 0, 0, 0, 0]] and unknown == [[5, 2, 2, 4, 2]]
+
+
 @pytest.mark.parametrize("phone", [False, True])
 def test_the_coach_s_panel_of_a_replay_is_in_sight(
     pages: Pages, service: Service, phone: bool
@@ -395,3 +413,73 @@ def test_the_host_s_badge_stays_whole_on_a_phone_in_hindi(page: Any, service: Se
     pieces = badge.evaluate("(b) => b.getClientRects().length")
     right = badge.evaluate("(b) => b.getBoundingClientRect().right")
     assert pieces == 1 and right <= 390
+
+
+ACCOUNT_EDGES = """() => {
+  const list = document.querySelector('.account');
+  const top = list.getBoundingClientRect().top + list.clientTop;
+  const boxes = [...list.children].map((li) => li.getBoundingClientRect());
+  const first = boxes.find((b) => b.bottom > top + 1);  // a pixel's rounding aside
+  return {
+    overflows: list.scrollHeight > list.clientHeight + 1,
+    cut: first ? top - first.top : 0,
+    below: boxes.length ? boxes[boxes.length - 1].bottom - (top + list.clientHeight) : 0,
+    fromEnd: list.scrollHeight - list.scrollTop - list.clientHeight,
+  };
+}"""
+"""The running account's edges: how much of its first shown line its top edge cuts, how
+far its last line reaches below its bottom edge, how far it is from its end."""
+FRAMES = "new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def whole_at_the_end(page: Any) -> dict[str, Any]:
+    """The account's edges, once the page has drawn (two frames: it scrolls at the next)."""
+    page.evaluate(FRAMES)
+    edges: dict[str, Any] = page.evaluate(ACCOUNT_EDGES)
+    assert edges["fromEnd"] < 2, edges  # at its end: the newest line is shown
+    assert edges["below"] <= 1, edges  # and whole
+    assert abs(edges["cut"]) <= 1, edges  # no line cut in half at the top
+    return edges
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", "desktop"), ("tr", "phone")])
+def test_the_account_scrolled_to_its_end_shows_no_half_line_at_its_top(
+    pages: Pages, service: Service, lang: str, size: str
+) -> None:
+    # The account scrolled to its end cut its top line in half (its lines are one or two
+    # lines of text high, and its box fits no whole number of them): seen at 1280x800
+    # and on a phone. Checked at each of seat 0's turns once the account overflows (it
+    # changes only between them), and after the window changed size.
+    page = pages.open(lang, **(PHONE if size == "phone" else {}))
+    page.goto(service.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    click_new_game(page)
+    checked = 0
+    for _ in range(3000):
+        if page.locator("[data-round-summary]").count():
+            page.goto(service.base + "/")  # over before it was checked three times: again
+            page.wait_for_selector("body[data-ready=true]")
+            click_new_game(page)
+            checked = 0
+        if page.locator("[data-end]").count():
+            target = page.locator("[data-end]").first
+        elif page.locator("[data-confirm-play]").is_visible():
+            target = page.locator("[data-confirm-play]")  # a tap chose, Play plays
+        elif page.locator(PLAYABLE).count():
+            if whole_at_the_end(page)["overflows"]:
+                checked += 1
+                if checked == 3:
+                    break
+            target = page.locator(PLAYABLE).first
+        else:
+            page.wait_for_timeout(30)
+            continue
+        with contextlib.suppress(PlaywrightTimeout):  # the table moved on meanwhile
+            target.click(timeout=1500)
+    assert checked == 3
+    # one column (its box a third of the screen) on a desktop, shorter on a phone
+    page.set_viewport_size(
+        {"width": 860, "height": 800} if size == "desktop" else {"width": 390, "height": 700}
+    )
+    after = whole_at_the_end(page)
+    assert after["overflows"], after

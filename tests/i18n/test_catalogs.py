@@ -232,3 +232,17 @@ def test_no_language_file_holds_a_key_twice() -> None:
 
         _json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=pairs)
         assert twice == [], (path.name, twice)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_coach_s_total_counts_its_decisions_in_their_form(code: str) -> None:
+    # "0.14 STONES lost over 1 decisions": the browser's total was one text for every
+    # count (web/js/coach.js picks total_one or total_other by the plural rules)
+    coach = catalog(code)["coach"]
+    assert isinstance(coach, dict)
+    assert "total" not in coach
+    for form in ("one", "other"):
+        assert _holes(coach[f"total_{form}"]) == _holes(catalog("en")["coach"]["total_other"])  # type: ignore[index]
+    if code == "en":
+        assert " 1 decision (" in words("en")("coach.total_one", n=1)
+        assert " 2 decisions (" in words("en")("coach.total_other", n=2)

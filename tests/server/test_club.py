@@ -561,12 +561,16 @@ def test_a_suspension_passes_every_seat_of_the_member_to_the_stand_in_at_once(
     t = admin.post("/api/tables", json={"seats": seats}).json()["id"]
     r = besse.post(f"/api/tables/{t}/seats/1", json={"name": "Besse"})  # no profile said
     assert r.status_code == 201, r.text
-    made = new_table(besse)["id"]  # made by Besse, her seat named without a profile
-    assert seat_profiles(club, t)[1] == me and seat_profiles(club, made)[0] == me
+    # made by Besse: her seat named without a profile, and her little brother's beside it
+    # (his seat counts for no profile, but its token was handed to her)
+    two = [{"kind": "person", "name": "Besse"}, {"kind": "person", "name": "Adik"}]
+    made = besse.post("/api/tables", json={"seats": [*two, *COMPUTERS[:3]]}).json()["id"]
+    assert seat_profiles(club, t)[1] == me and seat_profiles(club, made)[:2] == [me, None]
     r = admin.post(f"/api/members/{me}/suspend", json={"suspended": True})
     assert r.status_code == 200
     assert admin.get(f"/api/tables/{t}").json()["seats"][1]["name"] == "Seat 1"
-    assert admin.get(f"/api/tables/{made}").json()["seats"][0]["name"] == "Seat 0"
+    names = [x["name"] for x in admin.get(f"/api/tables/{made}").json()["seats"][:2]]
+    assert names == ["Seat 0", "Seat 1"]
 
 
 def test_a_suspended_guests_seat_passes_to_the_stand_in_at_once(club: Club) -> None:
@@ -583,6 +587,68 @@ def test_a_suspended_guests_seat_passes_to_the_stand_in_at_once(club: Club) -> N
     r = admin.post(f"/api/members/{guest_id}/suspend", json={"suspended": True})
     assert r.status_code == 200
     assert admin.get(f"/api/tables/{t}").json()["seats"][0]["name"] == "Seat 0"
+
+
+def test_a_guests_seat_outlives_a_restart_and_a_suspension_after_it_passes_it_on(
+    tmp_path: Path,
+) -> None:
+    """The seat a guest was handed is kept with the seat in the storage, not in the
+    service's memory: after a restart the guest plays it on, and a suspension then
+    passes it to the stand-in at once (before, a restart forgot whose it was)."""
+    db = tmp_path / "club.sqlite3"
+    faults = ServiceFaults()
+    logging.getLogger().addHandler(faults)
+    server, thread, base = start_service(db, club=True, clock=FakeClock())
+    first = Club(base, db)
+    try:
+        admin = first.member("Ani", ADMIN)
+        seats = [{"kind": "person", "open": True}, *COMPUTERS]
+        t = admin.post("/api/tables", json={"seats": seats}).json()["id"]
+        r = admin.post("/api/guests", json={"name": "Tamu", "table": t})
+        guest_id, code = r.json()["id"], r.json()["link"].split("?guest=")[1]
+        guest = first.client()
+        assert guest.post("/api/members/claim", json={"code": code}).status_code == 200
+        r = guest.post(f"/api/tables/{t}/seats/0", json={"name": "Tamu"})
+        assert r.status_code == 201, r.text
+        token = r.json()["token"]
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+    server, thread, base = start_service(db, club=True, clock=FakeClock())  # started anew
+    again = Club(base, db)
+    try:
+        for browser in (admin, guest):  # the same browsers, their cookies kept
+            browser.base_url = httpx.URL(base)
+        headers = {"Cookie": f"{COOKIE}={guest.cookies[COOKIE]}"}
+        with connect(
+            f"{again.ws_base}/ws/tables/{t}", open_timeout=TIMEOUT,
+            additional_headers=headers, ping_interval=None,
+        ) as ws:  # fmt: skip
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            while (m := json.loads(ws.recv(timeout=TIMEOUT)))["type"] not in ("state", "error"):
+                pass
+            assert m["type"] == "state" and m["view"]["seat"] == 0  # still the guest's seat
+            r = admin.post(f"/api/members/{guest_id}/suspend", json={"suspended": True})
+            assert r.status_code == 200
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    ws.recv(timeout=TIMEOUT)
+        seat = admin.get(f"/api/tables/{t}").json()["seats"][0]
+        assert seat["name"] == "Seat 0"  # the stand-in plays it now
+        s = SQLiteStorage(db)
+        try:
+            stored = s.load_table(t)
+            assert stored is not None and stored.seats[0].member is None
+            assert stored.seats[0].token_hash is None
+        finally:
+            s.close()
+    finally:
+        for client in [first.http, again.http, *first.clients]:
+            client.close()
+        server.should_exit = True
+        thread.join(TIMEOUT)
+        logging.getLogger().removeHandler(faults)
+    assert not faults.faults, faults.faults
 
 
 def test_in_a_club_the_admins_direct_tournaments_of_members(club: Club) -> None:

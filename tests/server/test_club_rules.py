@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from domeng.cli import main
-from domeng.server.bodies import NewTable
+from domeng.server.bodies import NewTable, TakeSeat
 from domeng.server.clock import FakeClock
 from domeng.server.club import Club
 from domeng.server.club.members import (
@@ -332,6 +332,16 @@ def test_what_an_admin_did_through_another_process_is_done_here() -> None:
         assert t.seats[0].stored.profile is None and t.seats[0].stored.token_hash is None
         await catch_up(club_here)  # once: a suspension is not done again
         assert besse.id in club_here.shut
+
+        # a guest's seat (no profile) taken through this process: the other knows it
+        # from the seat, not from a list this process keeps
+        guest = add_member(s, "Tamu", GUEST, clock.wall(), table=t.id).member
+        code = t.seats[0].stored.invite  # Besse's seat waits for an invited person
+        await here.take_seat(t, 0, TakeSeat(name="Tamu", invite=code), guest.id)
+        assert t.seats[0].stored.member == guest.id and t.seats[0].stored.profile is None
+        await suspend(club_there, admin, guest, True)
+        await catch_up(club_here)
+        assert t.seats[0].stored.token_hash is None and t.seats[0].stored.member is None
         await here.close()
         await there.close()
 

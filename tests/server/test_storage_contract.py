@@ -193,6 +193,24 @@ def test_what_playing_with_friends_keeps_comes_back(store: Storage) -> None:
     assert loaded.plays[0][0] == StoredPlay(0, "6-6", "right", True, 6.25)
 
 
+def test_the_member_a_seat_was_handed_to_comes_back(store: Storage) -> None:
+    # a club's seat keeps whose it is (a guest's counts for no profile): a suspension
+    # finds it there after a restart, and in every process (server/club/moderation.py)
+    t = table()
+    t.seats[0].member = "m-ann"
+    store.create_table(t)
+    loaded = store.load_table("t1")
+    assert loaded is not None and loaded.seats[0].member == "m-ann"
+    assert loaded.seats[1].member is None
+    guest = StoredSeat("person", None, "Tamu", "g" * 64, 0, 3, member="g-tamu")
+    store.save_seat("t1", 1, guest)
+    (again,) = store.load_tables()
+    assert [s.member for s in again.seats[:2]] == ["m-ann", "g-tamu"]
+    store.save_seat("t1", 1, StoredSeat("person", None, "Seat 1", None, 0, 3))  # let go
+    (left,) = store.load_some_tables(["t1"])
+    assert left.seats[1].member is None
+
+
 def test_the_last_chat_messages_come_back_in_order(store: Storage) -> None:
     store.create_table(table())
     store.create_table(table("t2", 2.0))

@@ -158,6 +158,34 @@ def test_a_database_of_every_earlier_version_opens_in_place_and_keeps_its_tables
     again.close()
 
 
+def test_step_11_keeps_every_seat_and_gives_it_no_member_until_one_is_handed_it(
+    raw: Raw,
+) -> None:
+    """From the version before (10): a guest's seat taken then (its token kept, no
+    profile) opens with no member, plays on, and is given its member when stored again."""
+    assert VERSION >= 11
+    raw.make(10)
+    for statement in OLD_TABLE:
+        raw.run(statement)
+    raw.run(
+        "UPDATE seats SET kind = 'person', level = NULL, name = 'Tamu', "
+        f"token_hash = '{'g' * 64}' WHERE table_id = 't-old' AND seat = 1"
+    )
+    s = raw.open()
+    try:
+        assert raw.get_version() == VERSION
+        (old,) = s.load_tables()
+        guest = old.seats[1]
+        assert (guest.name, guest.token_hash, guest.profile) == ("Tamu", "g" * 64, None)
+        assert [seat.member for seat in old.seats] == [None] * 5
+        guest.member = "g-tamu"
+        s.save_seat("t-old", 1, guest)
+        (again,) = s.load_tables()
+        assert again.seats[1] == guest and again.seats[1].member == "g-tamu"
+    finally:
+        s.close()
+
+
 def test_a_step_that_fails_is_applied_not_at_all(raw: Raw, monkeypatch: pytest.MonkeyPatch) -> None:
     raw.make(VERSION)
     broken = "CREATE TABLE half_made (a INTEGER); CREATE TABLE tables (id TEXT)"  # 2nd fails

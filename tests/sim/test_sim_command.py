@@ -115,9 +115,9 @@ def test_the_table_shows_every_entry_and_figure() -> None:
     code, out = sim("--players", PLAYERS, "--rounds", "20", "--workers", "1")
     assert code == 0, out
     for label in (
-        "stones received / round",
+        "STONES received / round",
         "95% interval",
-        "net stones / round",
+        "net STONES / round",
         "CAMAT titles / 100 rounds",
         "rounds won",
         "FIRST CAPPU",

@@ -19,7 +19,7 @@ def variant_options(f: F) -> F:
         type=click.Choice([b.value for b in BlockPasses]),
         default=BlockPasses.PENALIZED.value,
         show_default=True,
-        help="Variant: the passes of a blocked line cost stones (penalized) or not (free).",
+        help="Variant: the passes of a blocked line cost STONES (penalized) or not (free).",
     )(f)
     f = click.option(
         "--opening",

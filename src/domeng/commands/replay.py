@@ -305,7 +305,7 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the replay as one JSON document (rounds, passes, stones, CAMAT) instead.",
+    help="Print the replay as one JSON document (rounds, passes, STONES, CAMAT) instead.",
 )
 def command(record: Path, as_json: bool) -> None:
     """Replay the game RECORD (a domeng.record/1 file; - reads standard input) and tell it.

@@ -134,6 +134,32 @@ def command(
     club: bool,
 ) -> None:
     """Run the table service: play Domeng over the network, tables stored and resumable."""
+    try:
+        _serve(
+            host, port, db, no_browser, allow_hosts, trusted_proxies, calibration_file,
+            spectators_per_address, coach_level, peer, club,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        # Ctrl-C: uvicorn stops, then raises the signal again, or it came before (while
+        # the database opens, before uvicorn took the signal over): the service was
+        # stopped as asked, a normal end (exit status 0), not click's "Aborted!"
+        click.echo(current()("serve.stopped"))
+
+
+def _serve(
+    host: str,
+    port: int,
+    db: str | None,
+    no_browser: bool,
+    allow_hosts: tuple[str, ...],
+    trusted_proxies: tuple[str, ...],
+    calibration_file: Path | None,
+    spectators_per_address: int,
+    coach_level: str,
+    peer: str | None,
+    club: bool,
+) -> None:
+    """:func:`command`'s work (a Ctrl-C at any moment of it ends it normally)."""
     import uvicorn
 
     from domeng.history import calibration
@@ -153,54 +179,54 @@ def command(
     path = shown(where)
     raise_open_files()
     listeners = listen(host, port)
-    port = listeners[0].getsockname()[1]  # the port given, or the one chosen for --port 0
     try:
-        storage = open_storage(where, service=True)
-    except DatabaseServed:
-        raise click.ClickException(current()("serve.db_served", path=path)) from None
-    except Exception as e:
-        key = "serve.db_locked" if "locked" in str(e) else "serve.db_failed"
-        raise click.ClickException(current()(key, path=path, why=e)) from None
-    local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-    addresses = [local]
-    lan = lan_address() if host in ("0.0.0.0", "::") else None
-    if lan is not None:
-        addresses.append(f"http://{lan}:{port}/")
-    names = set(allow_hosts)
-    if host not in ("0.0.0.0", "::"):
-        names.add(host)
-    elif lan is not None:  # the names this computer has on the home network
-        machine = socket.gethostname().lower()
-        names |= {machine, f"{machine}.local"}
-    # the terminal's games played while this service holds the shared database
-    pending = pending_dir() if db is None else None
-    app = create_app(
-        storage,
-        addresses=addresses,
-        allowed_hosts=names,
-        pending=pending,
-        calibrated=calibrated,
-        settle_memory=True,
-        spectators_per_address=spectators_per_address,
-        club=club,
-        coach_level=coach_level,
-        # on PostgreSQL every process is one of the service's (docs/architecture.md)
-        peer=(peer or local.rstrip("/")) if is_postgres(where) else None,
-    )
-    config = protocols.config(
-        app,
-        trusted_proxies=trusted_proxies,
-        host=host,
-        port=port,
-        log_level="warning",
-        lifespan="on",
-        # on Ctrl-C or SIGTERM, connections get a few seconds to close; a client that has
-        # stopped reading would otherwise hold the service open for ever
-        timeout_graceful_shutdown=5,
-    )
-    server = uvicorn.Server(config)
-    w = current()
-    try:
+        port = listeners[0].getsockname()[1]  # the port given, or the one chosen for --port 0
+        try:
+            storage = open_storage(where, service=True)
+        except DatabaseServed:
+            raise click.ClickException(current()("serve.db_served", path=path)) from None
+        except Exception as e:
+            key = "serve.db_locked" if "locked" in str(e) else "serve.db_failed"
+            raise click.ClickException(current()(key, path=path, why=e)) from None
+        local = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+        addresses = [local]
+        lan = lan_address() if host in ("0.0.0.0", "::") else None
+        if lan is not None:
+            addresses.append(f"http://{lan}:{port}/")
+        names = set(allow_hosts)
+        if host not in ("0.0.0.0", "::"):
+            names.add(host)
+        elif lan is not None:  # the names this computer has on the home network
+            machine = socket.gethostname().lower()
+            names |= {machine, f"{machine}.local"}
+        # the terminal's games played while this service holds the shared database
+        pending = pending_dir() if db is None else None
+        app = create_app(
+            storage,
+            addresses=addresses,
+            allowed_hosts=names,
+            pending=pending,
+            calibrated=calibrated,
+            settle_memory=True,
+            spectators_per_address=spectators_per_address,
+            club=club,
+            coach_level=coach_level,
+            # on PostgreSQL every process is one of the service's (docs/architecture.md)
+            peer=(peer or local.rstrip("/")) if is_postgres(where) else None,
+        )
+        config = protocols.config(
+            app,
+            trusted_proxies=trusted_proxies,
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            # on Ctrl-C or SIGTERM, connections get a few seconds to close; a client that has
+            # stopped reading would otherwise hold the service open for ever
+            timeout_graceful_shutdown=5,
+        )
+        server = uvicorn.Server(config)
+        w = current()
         _announce(w, local, path, lan, host, port)
         if club:
             click.echo(w("serve.club"))
@@ -209,11 +235,10 @@ def command(
         # a Ctrl-C in the very first moment leaves uvicorn's coroutine unstarted: no warning
         warnings.filterwarnings("ignore", "coroutine 'Server.serve' was never awaited")
         server.run(sockets=listeners)
-    except KeyboardInterrupt:
-        # Ctrl-C: uvicorn stops, then raises the signal again (or it came before uvicorn
-        # took it over): the service was stopped as asked, a normal end (exit status 0),
-        # not click's "Aborted!"
-        click.echo(w("serve.stopped"))
+
+    finally:  # ended, refused or interrupted: the sockets are let go
+        for listener in listeners:
+            listener.close()
 
 
 def _announce(w: Words, local: str, path: str, lan: str | None, host: str, port: int) -> None:

@@ -43,7 +43,7 @@ from domeng.sim import (
 _HELP_EPILOG = """\b
 How rounds count: --rounds N is the number of rounds every entry plays (all
 five play every round), a multiple of 5. The N/5 deals are grouped in games of
---rounds-per-game deals (the last game may be shorter); stones, the CAMAT and
+--rounds-per-game deals (the last game may be shorter); STONES, the CAMAT and
 its titles carry over from round to round within a game. Every game is played
 five times, once per seat rotation, with the same deals, so every entry holds
 every hand (duplicate play). The 95% intervals treat each game (its five
@@ -100,7 +100,7 @@ def _parse_players(value: str) -> tuple[str, ...]:
     type=click.IntRange(min=1),
     default=DEFAULT_GAME_ROUNDS,
     show_default=True,
-    help="Deals per game (stones and CAMAT carry over within a game).",
+    help="Deals per game (STONES and CAMAT carry over within a game).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document instead.")
 @click.option(

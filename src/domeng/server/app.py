@@ -257,10 +257,8 @@ async def create_table(request: Request) -> Response:
     club = getattr(request.app.state, "club", None)
     if club is not None:  # a member's own profile only (club/state.py)
         new = await club.table_body(request.state.member, new)
-    created = await _hub(request).create_table(new)
-    if club is not None:
-        for token in created.tokens.values():
-            club.handed_to(request.state.member.id, created.table.id, token)
+    member = None if club is None else request.state.member.id  # the seats handed to them
+    created = await _hub(request).create_table(new, member=member)
     location = {"Location": f"/api/tables/{created.table.id}"}
     return JSONResponse(created.json(), status_code=201, headers=location)
 
@@ -368,9 +366,8 @@ async def take_seat(request: Request) -> Response:
     club = getattr(request.app.state, "club", None)
     if club is not None:  # a member's own profile only (club/state.py)
         body = await club.seat_body(request.state.member, body)
-    token = await _hub(request).take_seat(t, seat, body)
-    if club is not None:
-        club.handed_to(request.state.member.id, t.id, token)
+    member = None if club is None else request.state.member.id  # the seat handed to them
+    token = await _hub(request).take_seat(t, seat, body, member)
     taken: TakenSeatDoc = {"table_id": t.id, "seat": seat, "token": token, "table": t.public_json()}
     return JSONResponse(taken, status_code=201)
 

@@ -114,6 +114,7 @@ async def act(hub: Registry, t: Table, body: HostAction) -> HostAnswerDoc | NewT
                 invite=None,
                 open=False,
                 timeouts=0,
+                member=None,
             )
         else:  # invite: from the next round on, a new person's seat
             if s.stored.kind != "computer":
@@ -129,6 +130,7 @@ async def act(hub: Registry, t: Table, body: HostAction) -> HostAnswerDoc | NewT
                 sits_from=len(t.game.rounds) + 1,
                 ready=0,
                 profile=None,
+                member=None,
             )
         await t.change_seat(seat, new)
     await t.first_deal()

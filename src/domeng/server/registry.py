@@ -363,15 +363,20 @@ class Registry:
 
     # -- tables -----------------------------------------------------------------
 
-    async def create_table(self, body: NewTable, fixed: Fixed | None = None) -> Created:
+    async def create_table(
+        self, body: NewTable, fixed: Fixed | None = None, member: str | None = None
+    ) -> Created:
         """A new table (stored first): the persons named in it get their tokens, the
         creator the host's token, and each invited seat its link. ``fixed``: what a
-        tournament fixes (its deals, its entrants' tokens and profiles)."""
-        new = await self.new_table(body, fixed)
+        tournament fixes (its deals, its entrants' tokens and profiles); ``member``: the
+        club member who made it, to whom the named seats' tokens are handed."""
+        new = await self.new_table(body, fixed, member)
         await self.store.create_table(new.stored)
         return await self.open_table(new)
 
-    async def new_table(self, body: NewTable, fixed: Fixed | None = None) -> NewTableMade:
+    async def new_table(
+        self, body: NewTable, fixed: Fixed | None = None, member: str | None = None
+    ) -> NewTableMade:
         """A new table as it will be stored, with its secrets, neither stored nor in play
         yet: :meth:`create_table` stores it alone; a tournament stores a round's tables
         with its own change (:meth:`~domeng.storage.Storage.save_tournament`), then
@@ -382,6 +387,7 @@ class Registry:
             if s.kind == "person" and s.name is not None:
                 tokens[n] = secrets.token_urlsafe(24)
                 seats[n].token_hash = hash_token(tokens[n])
+                seats[n].member = member
                 if s.profile is not None:  # the seat's rounds count for a profile
                     seats[n].profile = (await profile_of_token(self.store, s.profile)).id
         settings = body.settings()
@@ -515,8 +521,10 @@ class Registry:
     def advance(self, t: Table) -> None:
         t.advance()
 
-    async def take_seat(self, t: Table, seat: int, body: TakeSeat) -> str:
-        return await t.take_seat(seat, body)
+    async def take_seat(
+        self, t: Table, seat: int, body: TakeSeat, member: str | None = None
+    ) -> str:
+        return await t.take_seat(seat, body, member)
 
     async def leave_seat(self, t: Table, seat: int, body: LeaveSeat) -> None:
         await t.leave_seat(seat, body)

@@ -656,7 +656,9 @@ class Table:
 
     # -- seats --------------------------------------------------------------------
 
-    async def take_seat(self, seat: int, body: TakeSeat) -> str:
+    async def take_seat(self, seat: int, body: TakeSeat, member: str | None = None) -> str:
+        """Seat a person at ``seat``: answers their token (``member``: the club member or
+        guest it is handed to, kept with the seat)."""
         s = self.seat(seat)
         async with self.lock:
             if s.stored.kind != "person":
@@ -684,6 +686,7 @@ class Table:
                 sits_from=len(self.game.rounds) + 1,  # a round being played is not theirs
                 timeouts=0,
                 profile=profile,
+                member=member,
             )
             await self.store.save_seat(self.id, seat, taken)
             s.stored = taken
@@ -701,7 +704,7 @@ class Table:
             code = None if s.stored.open else invite_code()
             left = dataclasses.replace(
                 s.stored, token_hash=None, name=f"Seat {seat}", invite=code, timeouts=0,
-                profile=None,
+                profile=None, member=None,
             )  # fmt: skip
             await self.change_seat(seat, left)
 

@@ -78,6 +78,10 @@ class StoredSeat:
     hints: int = 0
     """How many of the coach's hints this seat's person asked for (the final standings
     show it)."""
+    member: str | None = None
+    """In a club, the member or guest the seat's token was handed to (they took the
+    seat, or named it at a table they made): their suspension passes the seat to the
+    stand-in (None: no member's, or not a club)."""
 
 
 @dataclass(slots=True)

@@ -248,6 +248,12 @@ STEPS: tuple[str, ...] = (
     """
     ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
     """,
+    # 11: the club member or guest a seat's token was handed to (a guest's seat counts
+    # for no profile): a suspension passes it to the stand-in after a restart too, and
+    # in every process of a club, without a list of handed seats kept in memory
+    """
+    ALTER TABLE seats ADD COLUMN member TEXT;
+    """,
 )
 """The schema, step by step: step N brings a database from version N-1 to N."""
 

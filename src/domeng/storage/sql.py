@@ -34,7 +34,8 @@ from .base import (
 )
 
 _SEAT_COLUMNS = (
-    "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts, profile, hints"
+    "kind, level, name, token_hash, ready, seed, invite, open, sits_from, timeouts, profile, hints,"
+    " member"
 )
 
 
@@ -136,7 +137,7 @@ class SQLStorage(Storage):
         for n, s in enumerate(table.seats):
             db.execute(
                 f"INSERT INTO seats (table_id, seat, {_SEAT_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table.id, n, *_seat_values(s)),
             )
         for n, d in enumerate(table.deals, 1):
@@ -381,9 +382,10 @@ def _load(db: Db, where: str, params: tuple[object, ...]) -> list[StoredTable]:
         params,
     ):
         kind, level, name, token_hash, ready, seed, invite, open_, *counts = values
-        sits, timeouts, pid, hints = counts
+        sits, timeouts, pid, hints, member = counts
         seat = StoredSeat(kind, level, name, token_hash, ready, seed, invite, bool(open_))
         seat.sits_from, seat.timeouts, seat.profile, seat.hints = sits, timeouts, pid, hints
+        seat.member = member
         tables[tid].seats.append(seat)
     for tid, _, hands, unused, at in db.execute(
         f"SELECT table_id, number, hands, unused, at FROM deals WHERE table_id IN ({picked}) "
@@ -440,8 +442,11 @@ def _put_chat(db: Db, table_id: str, n: int, c: StoredChat) -> None:
 
 def _seat_values(
     s: StoredSeat,
-) -> tuple[str, str | None, str, str | None, int, int, str | None, int, int, int, str | None, int]:
+) -> tuple[
+    str, str | None, str, str | None, int, int, str | None, int, int, int, str | None, int,
+    str | None,
+]:  # fmt: skip
     return (
         s.kind, s.level, s.name, s.token_hash, s.ready, s.seed, s.invite, int(s.open),
-        s.sits_from, s.timeouts, s.profile, s.hints,
+        s.sits_from, s.timeouts, s.profile, s.hints, s.member,
     )  # fmt: skip

@@ -157,20 +157,20 @@ async def remove(club: Club, admin: StoredMember, target: StoredMember) -> None:
 async def shut_out(club: Club, member_id: str) -> None:
     """End a member's WebSockets now, and pass their seats to each table's stand-in: the
     seats that count for their profile and those whose tokens were handed to them (a
-    guest's, one taken without the profile)."""
+    guest's, one taken without the profile: the seat keeps who it was handed to, so a
+    restart or another process forgets none)."""
     club.end_sockets(member_id)
-    handed = club.handed.pop(member_id, set())
     hub = club.hub
-    for t in list(hub.tables.values()):
+    for t in await hub.all_tables():  # those still being read at a start too
         for n, s in enumerate(t.seats):
             if s.stored.token_hash is None:
                 continue
-            if s.stored.profile != member_id and (t.id, s.stored.token_hash) not in handed:
+            if member_id not in (s.stored.profile, s.stored.member):
                 continue
             async with t.lock:
                 code = None if s.stored.open else invite_code()
                 left = dataclasses.replace(
                     s.stored, token_hash=None, name=f"Seat {n}", invite=code, timeouts=0,
-                    profile=None,
+                    profile=None, member=None,
                 )  # fmt: skip
                 await hub.change_seat(t, n, left)

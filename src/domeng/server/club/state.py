@@ -31,10 +31,6 @@ class Club:
         self.shut: set[str] = set()
         """Members suspended whose sockets and seats this process has let go (a club of
         several processes: :mod:`.in_step`)."""
-        self.handed: dict[str, set[tuple[str, str]]] = {}
-        """Per member, the seats whose tokens were handed to them (a table's id, the
-        token's hash): a suspension passes them to the stand-in at once, even a guest's
-        (who has no profile) and a seat taken without the member's profile."""
 
     async def start(self) -> None:
         """The service's start: what is over purged (and again every hour: :mod:`.purge`),
@@ -124,10 +120,6 @@ class Club:
         seats = list(body.seats)
         seats[named[0][0]] = named[0][1].model_copy(update={"profile": token})
         return body.model_copy(update={"seats": seats})
-
-    def handed_to(self, member_id: str, table_id: str, token: str) -> None:
-        """A seat's token was handed to ``member_id`` (they took it, or made its table)."""
-        self.handed.setdefault(member_id, set()).add((table_id, hash_token(token)))
 
     def watch(self, member_id: str) -> asyncio.Event:
         """An open WebSocket of ``member_id``: its event ends it."""

@@ -6,6 +6,7 @@
 import { api, mutedSeats, setMuted } from "./api.js";
 import { inClub, isAdmin } from "./club.js";
 import { setTermText, t } from "./i18n.js";
+import { showEnd } from "./logend.js";
 import { h } from "./summary.js";
 import { refusalText, showApiError, showNote } from "./ui.js";
 
@@ -161,7 +162,7 @@ export function createChat(container, opts) {
     if (!shown.length) log.appendChild(h("li", { class: "muted", text: t("chat.none") }));
     if (atEnd || !log.dataset.drawn) {
       // at the next frame, when the page is laid out anyway (not forced now)
-      requestAnimationFrame(() => (log.scrollTop = log.scrollHeight));
+      requestAnimationFrame(() => showEnd(log)); // its top line whole (logend.js)
     }
     log.dataset.drawn = "1";
   }

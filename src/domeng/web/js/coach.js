@@ -4,7 +4,7 @@
 // beliefs about the hidden hands. The texts are the language file's "coach" group.
 
 import { api } from "./api.js";
-import { numberText, setTermText, t } from "./i18n.js";
+import { language, numberText, setTermText, t } from "./i18n.js";
 import { h } from "./summary.js";
 
 /** A text of the "coach" group, with {placeholders} filled in. */
@@ -169,6 +169,11 @@ export function luckSkillElement(doc, names) {
   return setTermText(p, text);
 }
 
+/** The form of a count of `n` in the page's language ("1 decision", "2 decisions"). */
+function oneOrOther(n) {
+  return new Intl.PluralRules(language()).select(n) === "one" ? "one" : "other";
+}
+
 /** A round's review (GET .../review) as an element (`data-review`). */
 export function reviewElement(doc, names) {
   const box = h("section", { class: "review-card", "data-review": "" });
@@ -182,7 +187,7 @@ export function reviewElement(doc, names) {
   box.appendChild(h("ol", { class: "decisions" }, doc.decisions.map((d) => decisionElement(d, names))));
   const mistakes = doc.decisions.filter((d) => d.mark === "mistake").length;
   const blunders = doc.decisions.filter((d) => d.mark === "blunder").length;
-  box.appendChild(h("p", { class: "review-total", "data-review-total": "", text: ct("total", { stones: stonesText(doc.total_loss), n: doc.decisions.length, mistakes, blunders }) }));
+  box.appendChild(h("p", { class: "review-total", "data-review-total": "", text: ct(`total_${oneOrOther(doc.decisions.length)}`, { stones: stonesText(doc.total_loss), n: doc.decisions.length, mistakes, blunders }) }));
   box.appendChild(h("p", { class: "muted small", text: ct("trust") }));
   return box;
 }

@@ -15,15 +15,29 @@ function stonesOf(tableId) {
   return asked.get(tableId);
 }
 
-/** An element that fills with the chart of table `tableId`'s STONES by round. */
-export function stonesChart(tableId, names) {
+/**
+ * Each round's STONES per seat (`byRound`, as the service keeps them after each finished
+ * round), and the game's last ones when it ended in a round not finished (the host ended
+ * it mid-round): `final`, each seat's STONES in the final standings. Without that last
+ * point the chart stopped a round early and disagreed with the standings above it.
+ */
+export function stonesByRound(byRound, final) {
+  const last = byRound[byRound.length - 1];
+  if (final && final.length && (!last || final.some((n, seat) => n !== last[seat]))) return [...byRound, final];
+  return byRound;
+}
+
+/** An element that fills with the chart of table `tableId`'s STONES by round; `final`:
+ * each seat's STONES in the final standings. */
+export function stonesChart(tableId, names, final = null) {
   const box = h("div", { class: "stones-chart", "data-stones-chart": "" });
   stonesOf(tableId)
     .then((doc) => {
-      if (!doc.stones.length) return;
+      const rounds = stonesByRound(doc.stones, final);
+      if (!rounds.length) return;
       const title = t("players.stones_over_rounds");
       box.appendChild(h("h3", { html: termify(title) }));
-      const series = names.map((name, seat) => ({ name, points: doc.stones.map((r) => r[seat]) }));
+      const series = names.map((name, seat) => ({ name, points: rounds.map((r) => r[seat]) }));
       box.appendChild(lineChart({ title, xLabel: t("players.chart_round"), series, legend: true, integer: true }));
     })
     .catch(() => box.remove()); // the standings stand without it

@@ -8,6 +8,7 @@ import { ct, decisionElement, luckSkillElement, reviewCache } from "./coach.js";
 import { boardRatio, drawBoard, layoutFor } from "./board.js";
 import { numberText, seatName, setTermText, t } from "./i18n.js";
 import { handsElement } from "./hands.js";
+import { keepEnd, showEnd } from "./logend.js";
 import { trackerElement } from "./tracker.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
@@ -43,6 +44,7 @@ export function replayPage(root, source) {
       </aside>
     </div>`;
   const q = (s) => root.querySelector(s);
+  keepEnd(q(".account"));
 
   /** A word where the board will be, in a place of the board's size: no jump when it comes. */
   function waiting(text) {
@@ -225,7 +227,7 @@ export function replayPage(root, source) {
     q(".account-title").textContent = t("account.title", { n: rnd.number });
     const list = q(".account");
     list.replaceChildren(...events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}` }), describe(e, names))));
-    list.scrollTop = list.scrollHeight;
+    showEnd(list); // its top line whole (logend.js)
     const sum = q(".replay-summary");
     sum.replaceChildren();
     if (st.step === all.length - 1 && rnd.summary) {

@@ -68,7 +68,10 @@ export function standingsElement(table, names, actions = null) {
   }
   grid.appendChild(body);
   box.appendChild(h("div", { class: "standings-scroll" }, [grid]));
-  if (final && table.id) box.appendChild(stonesChart(table.id, names)); // gamechart.js
+  if (final && table.id) {
+    const stones = names.map((_, seat) => (rows.find((r) => r.seat === seat) || {}).stones ?? 0);
+    box.appendChild(stonesChart(table.id, names, rows.length ? stones : null)); // gamechart.js
+  }
   if (actions) box.appendChild(actions);
   return box;
 }

@@ -12,6 +12,7 @@ import { chatWords, createChat } from "./chat.js";
 import { isAdmin } from "./club.js";
 import { createHints, ct, reviewCache, reviewElement } from "./coach.js";
 import { handoffDialog } from "./handoff.js";
+import { keepEnd, showEnd } from "./logend.js";
 import { againButton, hostButtons, removeButton } from "./host.js";
 import { seatName, setTermText, stonesText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
@@ -115,6 +116,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       </div>
     </div>`;
   const q = (sel) => root.querySelector(sel);
+  keepEnd(q(".account"));
   // the keyboard's way to the hand: the first playable tile (else the first tile)
   q("[data-to-tiles]").addEventListener("click", () => {
     const tile = q('[data-playable="true"][tabindex="0"]') || q("[data-tile]");
@@ -761,7 +763,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       // only when it changed, and scrolled to its end at the next frame (not laid out now)
       list.dataset.key = accountKey;
       list.replaceChildren(...st.events.map((e) => setTermText(h("li", { class: `ev ev-${e.kind}${e.stand_in ? " ev-stand-in" : ""}` }), describe(e, nm))));
-      requestAnimationFrame(() => (list.scrollTop = list.scrollHeight));
+      requestAnimationFrame(() => showEnd(list)); // its top line whole (logend.js)
     }
 
     // talk at the table
