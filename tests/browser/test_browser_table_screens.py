@@ -176,6 +176,8 @@ def test_the_language_menu_changes_every_visible_text(page: Any, service: Any) -
     names = ["Andi", "Domeng", "English", "Bahasa Indonesia", "Nederlands", "Português", "Türkçe"]
     tables = service.get("/api/tables")["tables"]
     names += [s["name"] for t in tables for s in t["seats"] if s["name"]]
+    # a table's id is shown too: ten hex digits may spell an English word ("3bad9c1f2e")
+    names += [t["id"] for t in tables]
     assert visible_words(page, names) & english == set()
     assert "Permainan baru" in page.locator("[data-new-game]").inner_text()
 
@@ -190,7 +192,7 @@ def test_the_language_menu_changes_every_visible_text(page: Any, service: Any) -
     page.wait_for_selector("[data-tile]")
     table_id = page.evaluate("location.hash.split('/')[2]")
     seat_names = [s["name"] for s in service.get(f"/api/tables/{table_id}")["seats"]]
-    names += seat_names
+    names += [*seat_names, table_id]
     assert visible_words(page, names) & english == set()
     # a computer's level is shown in the language too: "Besse · dasar", not "Besse (basic)"
     shown = page.evaluate(
