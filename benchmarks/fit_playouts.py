@@ -47,6 +47,10 @@ from domeng.bots.features import FITTED, move_features, with_fitted
 from domeng.bots.rollout import heuristic_move, play_out, round_value
 from domeng.engine import Game, Round
 
+SEARCH_FACTORS = (0.0, 0.25, 0.5, 0.75, 1.25, 1.5, 2.0, 3.0)
+"""The values :func:`line_search` tries for a weight: these times it, and it plus these
+less 1."""
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -188,6 +192,31 @@ def fit(
     return w
 
 
+def value(data: Sequence[Position], w: Sequence[float]) -> float:
+    """The mean value of the moves ``w`` plays."""
+    return sum(p.values[chosen(p, w)] for p in data) / (len(data) or 1)
+
+
+def line_search(
+    data: Sequence[Position], start: Sequence[float], sweeps: int, factors: Sequence[float]
+) -> list[float]:
+    """Coordinate search on the value of the moves played (not a softmax): weight by weight,
+    each tried at ``factors`` times its value and at its value plus the factors less 1,
+    the best kept (ties keep the weight as it is); ``sweeps`` passes over the weights."""
+    w = list(start)
+    best = value(data, w)
+    for _ in range(sweeps):
+        for j in range(len(w)):
+            here = w[j]
+            for x in sorted({here * f for f in factors} | {here + f - 1.0 for f in factors}):
+                w[j] = x
+                got = value(data, w)
+                if got > best + 1e-12:
+                    best, here = got, x
+            w[j] = here
+    return w
+
+
 def gain(
     data: Sequence[Position], new: Sequence[float], old: Sequence[float]
 ) -> tuple[float, float, float]:
@@ -224,6 +253,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--l2", type=float, default=0.01, help="pull towards the shipped weights")
     ap.add_argument("--steps", type=int, default=200, help="gradient steps (default 200)")
     ap.add_argument("--rate", type=float, default=0.05, help="step size (default 0.05)")
+    ap.add_argument(
+        "--method",
+        choices=("softmax", "search"),
+        default="softmax",
+        help="softmax: gradient ascent on a softmax of the scores (default); search: "
+        "coordinate search on the value of the moves played",
+    )
+    ap.add_argument("--sweeps", type=int, default=2, help="passes of --method search")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     ap.add_argument(
         "--data",
@@ -234,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     began = time.perf_counter()
-    if args.data is not None and args.data.exists():
+    loaded = args.data is not None and args.data.exists()
+    if loaded:
         rounds = load(args.data)
     else:
         rounds = positions(args.rounds, args.every, args.playouts, args.seed)
@@ -245,7 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     test = [p for kept in rounds[cut:] for p in kept]
     made = time.perf_counter() - began
     start = [float(getattr(PLAYOUT_WEIGHTS, k)) for k in FITTED]
-    fitted = fit(train, start, args.tau, args.l2, args.steps, args.rate)
+    if args.method == "search":
+        fitted = line_search(train, start, args.sweeps, SEARCH_FACTORS)
+    else:
+        fitted = fit(train, start, args.tau, args.l2, args.steps, args.rate)
     weights = with_fitted(PLAYOUT_WEIGHTS, fitted)
     in_mean, in_half, in_same = gain(train, fitted, start)
     out_mean, out_half, out_same = gain(test, fitted, start)
@@ -270,10 +311,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(doc, indent=2))
         return 0
+    source = (
+        f"{args.rounds} rounds, every {args.every}th decision, {args.playouts} play-outs a "
+        f"move, seed {args.seed}"
+    )
+    if loaded:
+        source = f"read from {args.data}"
     print(
-        f"{len(train)} positions fitted, {len(test)} held out ({args.rounds} rounds, every "
-        f"{args.every}th decision, {args.playouts} play-outs a move, seed {args.seed}); "
-        f"{doc['seconds']['all']} s"
+        f"{len(train)} positions fitted, {len(test)} held out ({source}); "
+        f"{time.perf_counter() - began:.1f} s; --method {args.method}"
     )
     print(f"{'weight':<10} {'shipped':>8} {'fitted':>8}")
     for k in FITTED:

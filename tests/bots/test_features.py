@@ -3,8 +3,10 @@ weights (benchmarks/fit_playouts.py)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -81,31 +83,39 @@ def test_with_fitted_sets_exactly_the_fitted_weights() -> None:
         with_fitted(PLAYOUT_WEIGHTS, values[:-1])
 
 
-def test_the_fit_learns_what_the_values_reward(fitting: ModuleType) -> None:
-    # Hand-built positions: two moves alike but for their pips, and the heavier one is
-    # worth more. Fitted from weights that prefer the lighter one, the pips' weight must
-    # turn positive enough to play the heavier move, and the other weights stay put.
+def _pips_rewarded(fitting: ModuleType) -> tuple[list[object], list[float], int]:
+    """Hand-built positions: two moves alike but for their pips, the heavier one worth
+    more; weights that prefer the lighter one."""
     pips = FITTED.index("pips")
     start = [1.0] * len(FITTED)
     start[pips] = -0.5
     data = []
     for light in range(0, 6):
-        heavy = light + 2
         a = [1.0] * len(FITTED)
         b = [1.0] * len(FITTED)
-        a[pips], b[pips] = float(light), float(heavy)
-        data.append(
-            fitting.Position(fixed=(0.0, 0.0), features=(tuple(a), tuple(b)), values=(-1.0, 0.0))
-        )
-    w = fitting.fit(data, start, tau=1.0, l2=0.0, steps=200, rate=0.05)
+        a[pips], b[pips] = float(light), float(light + 2)
+        features = (tuple(a), tuple(b))
+        data.append(fitting.Position(fixed=(0.0, 0.0), features=features, values=(-1.0, 0.0)))
+    return data, start, pips
+
+
+@pytest.mark.parametrize("method", ["softmax", "search"])
+def test_the_fit_learns_what_the_values_reward(fitting: ModuleType, method: str) -> None:
+    # Fitted from weights that prefer the lighter tile, the pips' weight must turn
+    # positive enough to play the heavier move, and the other weights stay put.
+    data, start, pips = _pips_rewarded(fitting)
+    if method == "softmax":
+        w = fitting.fit(data, start, tau=1.0, l2=0.0, steps=200, rate=0.05)
+    else:
+        w = fitting.line_search(data, start, sweeps=1, factors=fitting.SEARCH_FACTORS)
     assert w[pips] > 0.0
     assert all(fitting.chosen(p, w) == 1 for p in data)
     assert all(fitting.chosen(p, start) == 0 for p in data)
-    assert [x for i, x in enumerate(w) if i != pips] == pytest.approx(
-        start[:pips] + start[pips + 1 :]
-    )
+    others = [x for i, x in enumerate(w) if i != pips]
+    assert others == pytest.approx(start[:pips] + start[pips + 1 :])
     mean, _, same = fitting.gain(data, w, start)
     assert mean == 1.0 and same == 0.0
+    assert fitting.value(data, w) == 0.0 and fitting.value(data, start) == -1.0
 
 
 def test_a_small_fit_runs_and_repeats(
@@ -116,11 +126,26 @@ def test_a_small_fit_runs_and_repeats(
     one = capsys.readouterr().out
     assert fitting.main(argv) == 0
     two = capsys.readouterr().out
-    import json
-
     a, b = json.loads(one), json.loads(two)
     del a["seconds"], b["seconds"]
     assert a == b
     assert a["positions"]["fitted"] > 0 and a["positions"]["held_out"] > 0
     assert a["spec"].startswith("expert:fast+pips=")
     assert set(a["weights"]) == set(FITTED)
+    assert a["spec_own"].startswith("expert:fast+own_pips=")
+
+
+def test_valued_positions_are_kept_and_fitted_again_alike(
+    fitting: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = tmp_path / "positions.json"
+    argv = ["--rounds", "12", "--every", "3", "--playouts", "4", "--steps", "5", "--json"]
+    assert fitting.main([*argv, "--data", str(data)]) == 0
+    made = json.loads(capsys.readouterr().out)
+    assert data.exists()
+    # read again: the same positions, so the same fit (the position arguments unused)
+    assert fitting.main(["--steps", "5", "--json", "--data", str(data)]) == 0
+    again = json.loads(capsys.readouterr().out)
+    for doc in (made, again):
+        del doc["seconds"]
+    assert made == again
