@@ -45,7 +45,10 @@ overrides and the bare flag ``+fair``:
 - ``uniform``: guesses not weighed by the others' plays;
 - ``model_beta``, ``model_floor``, ``model_pips``, ``model_lempa``,
   ``model_numbers``: a field of the reading of the others' plays
-  (:class:`domeng.bots.inference.ModelParams`, the name after ``model_``): a number.
+  (:class:`domeng.bots.inference.ModelParams`, the name after ``model_``): a number;
+- ``own_`` and a field of the play-outs' weights (``own_pips``, ...): the weights of
+  entry 0's own later moves in its play-outs, starting from the SPEC's weights (the
+  other seats keep those): a number (``benchmarks/fit_playouts.py`` prints such a SPEC).
 
 Examples (``--workers`` defaults to all cores)::
 
@@ -94,10 +97,21 @@ _OBJECTIVE_KEYS = tuple(f.name for f in dataclasses.fields(Objective))
 _WEIGHT_KEYS = tuple(f.name for f in dataclasses.fields(Weights))
 _MODEL_PREFIX = "model_"
 _MODEL_KEYS = tuple(_MODEL_PREFIX + f.name for f in dataclasses.fields(ModelParams))
+_OWN_PREFIX = "own_"
+_OWN_KEYS = tuple(_OWN_PREFIX + k for k in _WEIGHT_KEYS)
 FLAGS = ("fair", "halving", "uniform")
 """The bare flags: ``fair`` play-outs; ``halving``, the former successive halving rather
 than the coach's judgement; ``uniform``, guesses not weighed by the others' plays."""
-KEYS = ("playouts", "seconds", "exact", *_OBJECTIVE_KEYS, *_WEIGHT_KEYS, *_MODEL_KEYS, *FLAGS)
+KEYS = (
+    "playouts",
+    "seconds",
+    "exact",
+    *_OBJECTIVE_KEYS,
+    *_WEIGHT_KEYS,
+    *_OWN_KEYS,
+    *_MODEL_KEYS,
+    *FLAGS,
+)
 """Everything a SPEC may override (:data:`FLAGS` are bare flags)."""
 
 
@@ -120,6 +134,8 @@ class Spec:
     flags: frozenset[str] = frozenset()
     exact: int = EXACT_TILES
     model: ModelParams = DEFAULT_MODEL
+    own_weights: Weights | None = None
+    """The weights of entry 0's own later moves in its play-outs (None: ``weights``)."""
 
     @property
     def fair(self) -> bool:
@@ -142,6 +158,7 @@ class Spec:
             halving="halving" in self.flags,
             model=None if "uniform" in self.flags else self.model,
             exact=self.exact,
+            own_weights=self.own_weights,
         )
 
 
@@ -174,6 +191,7 @@ def parse_spec(text: str) -> Spec:
     objective: dict[str, float] = {}
     weights: dict[str, float] = {}
     model: dict[str, float] = {}
+    own: dict[str, float] = {}
     flags: set[str] = set()
     exact = EXACT_TILES
     seen: set[str] = set()
@@ -215,21 +233,29 @@ def parse_spec(text: str) -> Spec:
             objective[key] = _number(text, key, value)
         elif key in _MODEL_KEYS:
             model[key.removeprefix(_MODEL_PREFIX)] = _number(text, key, value)
+        elif key in _OWN_KEYS:
+            own[key.removeprefix(_OWN_PREFIX)] = _number(text, key, value)
         else:
             weights[key] = _number(text, key, value)
     if "epsilon" in weights and not 0.0 <= weights["epsilon"] <= 1.0:
         raise SpecError(f"{text!r}: epsilon is a chance, between 0 and 1")
     if "floor" in model and not 0.0 <= model["floor"] <= 1.0:
         raise SpecError(f"{text!r}: model_floor is a share, between 0 and 1")
+    if "epsilon" in own and not 0.0 <= own["epsilon"] <= 1.0:
+        raise SpecError(f"{text!r}: own_epsilon is a chance, between 0 and 1")
+    if own and "fair" in flags:
+        raise SpecError(f"{text!r}: own_ weights do not go with fair play-outs")
+    base_weights = dataclasses.replace(DEFAULT_WEIGHTS, **weights)
     return Spec(
         text,
         base,
         Level(text, playouts, seconds),
-        dataclasses.replace(DEFAULT_WEIGHTS, **weights),
+        base_weights,
         dataclasses.replace(DEFAULT_OBJECTIVE, **objective),
         frozenset(flags),
         exact,
         dataclasses.replace(DEFAULT_MODEL, **model),
+        dataclasses.replace(base_weights, **own) if own else None,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,6 +12,7 @@ from domeng.bots.base import Player
 from domeng.bots.expert import LEVELS, Level, position_seed, search
 from domeng.bots.inference import PlayModel
 from domeng.bots.rollout import (
+    DEFAULT_WEIGHTS,
     Objective,
     excluded_by_passes,
     heuristic_move,
@@ -28,7 +30,7 @@ from domeng.engine import (
     parse_tile,
     view,
 )
-from domeng.engine.tiles import NUMBER_MASK, mask_of
+from domeng.engine.tiles import NUMBER_MASK, PIPS, mask_of
 
 TINY = Level("expert:test", 24, 5.0)
 VARIANTS = [
@@ -269,6 +271,59 @@ def test_fair_play_outs_use_only_what_each_seat_could_know() -> None:
     fair = ExpertPlayer(3, TINY, fair=True)
     players: list[Player] = [fair, tiny(1), tiny(2), tiny(3), tiny(4)]
     play_game(players, Variants(), rounds=2, seed=5)
+
+
+def test_own_weights_judge_only_the_searching_seat_s_moves() -> None:
+    rng = random.Random(21)
+    # The seat sheds its heaviest tile, the others keep theirs (the pips outweigh all).
+    heavy = dataclasses.replace(DEFAULT_WEIGHTS, pips=100.0, epsilon=0.0)
+    light = dataclasses.replace(DEFAULT_WEIGHTS, pips=-100.0, epsilon=0.0)
+    mine = theirs = 0
+    for _ in range(30):
+        r = Game().deal(rng)
+        while not r.finished and len(r.plays) < 3:
+            r.play(heuristic_move(r, rng))
+        if r.finished:
+            continue
+        seat = r.turn
+        assert seat is not None
+        # The same weights as the others': the same play-out, move for move.
+        state = rng.getstate()
+        a, b = r.clone(), r.clone()
+        play_out(a, rng)
+        rng.setstate(state)
+        play_out(b, rng, own=(seat, DEFAULT_WEIGHTS))
+        assert a.events == b.events
+        c = r.clone()
+        play_out(c, rng, light, own=(seat, heavy))
+        replay = r.clone()
+        for s, m in c.plays[len(r.plays) :]:
+            pips = {PIPS[x.tile] for x in replay.legal_moves()}
+            if len(pips) > 1:
+                if s == seat:
+                    assert PIPS[m.tile] == max(pips)
+                    mine += 1
+                else:
+                    assert PIPS[m.tile] == min(pips)
+                    theirs += 1
+            replay.play(m)
+    assert mine > 5 and theirs > 5
+    with pytest.raises(ValueError):
+        play_out(r.clone(), rng, excluded=[0] * 5, own=(0, heavy))
+    # Own weights equal to the play-outs' leave the expert's moves as they were.
+    same = ExpertPlayer(3, TINY, own_weights=DEFAULT_WEIGHTS)
+    _, ours = play_game([same, tiny(1), tiny(2), tiny(3), tiny(4)], Variants(), rounds=2, seed=9)
+    _, before = play_game(
+        [tiny(3), tiny(1), tiny(2), tiny(3), tiny(4)], Variants(), rounds=2, seed=9
+    )
+    assert ours == before
+    # Other own weights reach the search: its own later moves are played otherwise, and
+    # so it values (and plays) some moves otherwise.
+    other = ExpertPlayer(3, TINY, own_weights=light)
+    _, changed = play_game(
+        [other, tiny(1), tiny(2), tiny(3), tiny(4)], Variants(), rounds=2, seed=9
+    )
+    assert changed != before
 
 
 def test_the_objective_counts_camat_elections() -> None:

@@ -100,10 +100,24 @@ def test_spec_model_overrides_reach_the_player(trials: ModuleType) -> None:
     assert trials.parse_spec("expert:fast").model == trials.DEFAULT_MODEL
 
 
+def test_spec_own_weights_reach_the_player_s_own_play_outs_only(trials: ModuleType) -> None:
+    s = trials.parse_spec("expert:fast+pips=0.3+own_pips=0.7+own_epsilon=0")
+    assert s.weights.pips == 0.3 and s.weights.epsilon == trials.DEFAULT_WEIGHTS.epsilon
+    assert s.own_weights is not None
+    assert (s.own_weights.pips, s.own_weights.epsilon) == (0.7, 0.0)
+    assert s.own_weights.lempa == s.weights.lempa
+    player = s.make(1)
+    assert (player.weights, player.own_weights) == (s.weights, s.own_weights)
+    assert trials.parse_spec("expert:fast+pips=0.3").make(1).own_weights is None
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
         (CHEAP + "+bogus=1", "unknown key 'bogus'"),
+        (CHEAP + "+own_epsilon=2", "own_epsilon is a chance"),
+        (CHEAP + "+own_pips=1+fair", "do not go with fair"),
+        (CHEAP + "+own_bogus=1", "unknown key 'own_bogus'"),
         (CHEAP + "+camat=lots", "not a number"),
         ("expert:fast+playouts=1.5", "not a whole number"),
         ("basic+camat=1", "overrides need an expert level"),

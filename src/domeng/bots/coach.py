@@ -296,12 +296,15 @@ def _evaluate(
     excluded: list[int] | None = None,
     detail: bool = True,
     exact: bool = False,
+    own_weights: Weights | None = None,
 ) -> tuple[list[_Tally], list[World]]:
     """Play every move out in ``count`` worlds (``worlds(k)`` gives the k-th), all
     moves in the same world with the same random stream. Without ``detail`` only the
     values are kept (the same values). With ``exact`` every world is solved exactly
-    (:func:`~domeng.bots.exact.solve_moves`) instead, or played out if it is too big."""
+    (:func:`~domeng.bots.exact.solve_moves`) instead, or played out if it is too big.
+    With ``own_weights`` the seat's own later moves in the play-outs are judged by them."""
     tallies = [_Tally() for _ in moves]
+    own = None if own_weights is None else (seat, own_weights)
     seen: list[World] = []
     for k in range(count):
         base, weight = worlds(k)
@@ -327,7 +330,7 @@ def _evaluate(
             r = base.clone()
             r.play(m)
             after = len(r.events)
-            play_out(r, rng, weights, excluded)
+            play_out(r, rng, weights, excluded, own)
             if detail:
                 tally.add(r, seat, since, after, weight, objective)
             else:
@@ -387,6 +390,7 @@ def _judge(
     cap: float,
     detail: bool,
     exact: int,
+    own_weights: Weights | None = None,
 ) -> tuple[list[_Tally], list[World]]:
     """The play-outs of one judgement (see :func:`judge_position`)."""
     moves = v.legal_moves
@@ -410,7 +414,18 @@ def _judge(
     count = max(1, level.playouts // cost)
     excluded = excluded_by_view(v) if fair else None
     return _evaluate(
-        world, moves, v.seat, rng, count, deadline, objective, weights, excluded, detail, solving
+        world,
+        moves,
+        v.seat,
+        rng,
+        count,
+        deadline,
+        objective,
+        weights,
+        excluded,
+        detail,
+        solving,
+        own_weights,
     )
 
 
@@ -467,10 +482,12 @@ def best_move(
     fair: bool = False,
     cap: float | None = None,
     exact: int = EXACT_TILES,
+    own_weights: Weights | None = None,
 ) -> Move:
     """The best move of :func:`judge_position` with the same arguments, without what only
     a person reads (the parts of each value, the beliefs), within ``cap`` seconds (the
-    level's own cap by default). This is how ``expert`` chooses."""
+    level's own cap by default). This is how ``expert`` chooses. ``own_weights`` (for
+    trials, not shipped): the seat's own later moves in the play-outs judged by them."""
     tallies, _ = _judge(
         v,
         level,
@@ -482,6 +499,7 @@ def best_move(
         cap=level.max_seconds if cap is None else cap,
         detail=False,
         exact=exact,
+        own_weights=own_weights,
     )
     return v.legal_moves[_ranked(tallies)[0]]
 

@@ -142,6 +142,7 @@ class ExpertPlayer(Player):
         fair: bool = False,
         halving: bool = False,
         exact: int = EXACT_TILES,
+        own_weights: Weights | None = None,
     ) -> None:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.level = level
@@ -152,6 +153,7 @@ class ExpertPlayer(Player):
         self.fair = fair
         self.halving = halving
         self.exact = exact
+        self.own_weights = own_weights
 
     def choose(self, view: SeatView) -> Move:
         moves = view.legal_moves
@@ -170,6 +172,7 @@ class ExpertPlayer(Player):
                 model=self.model,
                 fair=self.fair,
                 exact=self.exact,
+                own_weights=self.own_weights,
             )
         except ValueError:
             return moves[0]  # a view no deal explains (set up by hand): nothing to search

@@ -75,17 +75,40 @@ def play_out(
     rng: random.Random,
     w: Weights = DEFAULT_WEIGHTS,
     excluded: list[int] | None = None,
+    own: tuple[int, Weights] | None = None,
 ) -> None:
     """Play the round to its end with :func:`heuristic_move` for every seat.
 
     With ``excluded`` (per seat, tiles ruled out by its passes so far; updated
-    here as new passes happen) every seat plays from what it could know.
+    here as new passes happen) every seat plays from what it could know. With
+    ``own`` (a seat and weights) that seat's moves are judged by those weights, the
+    others' by ``w`` (not with ``excluded``).
     """
     rnd = rng.random
     epsilon = w.epsilon
     hands = r.hands
     legal_moves = r.legal_moves
     play = r.play
+    if own is not None:
+        if excluded is not None:
+            raise ValueError("own weights with play-outs from what each seat knows")
+        mine, ww = own
+        while True:
+            seat = r.turn
+            if seat is None:
+                return
+            ms = legal_moves()
+            if len(ms) > 1:
+                x = ww if seat == mine else w
+                if rnd() < x.epsilon:
+                    play(ms[int(rnd() * len(ms))])
+                    continue
+                hand = hands[seat]
+                if hand & (hand - 1):
+                    others = r.in_hands & ~hand
+                    play(judge(ms, seat, hand, r.left, r.right, others, hands, None, x, rnd))
+                    continue
+            play(ms[0])
     if excluded is None:
         # heuristic_move, inline
         while True:
