@@ -155,7 +155,7 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "bytes": sum(kinds.values()),
         "kinds": kinds,
         "requests": len(requests),
-        "font": any(r["url"].endswith(".ttf") for r in requests),
+        "font": any(r["url"].endswith(".woff2") for r in requests),
         "lcp_element": element,
         "benchmark_index": report["environment"]["benchmarkIndex"],
     }

@@ -1,4 +1,4 @@
-"""The shipped Devanagari font (fonts/Lohit-Devanagari.ttf, about 155 kB) is fetched only
+"""The shipped Devanagari font (fonts/Lohit-Devanagari.woff2, about 40 kB) is fetched only
 by a page in Hindi: elsewhere the language menu's one Hindi word is drawn by the system's
 fonts (style.css), so an English page fetches no font at all."""
 
@@ -33,7 +33,7 @@ LETTER_IS_NO_BOX = """(element) => {
 def font_requests(page: Any) -> list[str]:
     """The font files the page asks for from now on."""
     asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if r.url.endswith(".ttf") else None)
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith(".woff2") else None)
     return asked
 
 
@@ -66,7 +66,7 @@ def test_an_english_page_fetches_no_font(page: Any, service: Any) -> None:
 def test_a_hindi_page_fetches_the_font_and_draws_bold_hindi(page: Any, service: Any) -> None:
     asked = font_requests(page)
     assert open_page(page, f"{service.base}/?lang=hi#/") == ["loaded"]
-    assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.ttf"]
+    assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.woff2"]
     assert page.locator("[data-language-menu] option[value=hi]").text_content() == "हिन्दी"
     heading = page.locator("h1").first
     assert heading.evaluate("(h) => getComputedStyle(h).fontWeight") == "700"
@@ -82,7 +82,7 @@ def test_choosing_hindi_in_the_menu_fetches_the_font(browser: Any, service: Any)
         page.select_option("[data-language-menu]", "hi")
         page.wait_for_function("document.documentElement.lang === 'hi'")
         page.wait_for_function(f"{FACE_STATUS}.then((s) => s[0] === 'loaded')")
-        assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.ttf"]
+        assert [a.rsplit("/", 1)[-1] for a in asked] == ["Lohit-Devanagari.woff2"]
     finally:
         context.close()
 
