@@ -362,3 +362,16 @@ def test_a_file_is_compressed_once_per_version_and_sent_whole(
     # a part of it is sent as it is
     part = client.get("/web/style.css", headers={**GZIP, "range": "bytes=0-9"})
     assert part.status_code == 206 and "content-encoding" not in part.headers
+
+
+def test_every_block_of_the_style_sheet_is_closed() -> None:
+    """A block left open (a ``@media`` without its ``}``) takes in every rule after it, as
+    the browser closes it only at the end of the sheet: the tournaments' styles applied
+    only on a narrow screen so, and the players' ones once joined to the sheet."""
+    depth = 0
+    text = re.sub(r"/\*.*?\*/", "", (WEB_DIR / "style.css").read_text(), flags=re.S)
+    for number, line in enumerate(text.splitlines(), 1):
+        for char in line:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, f"style.css line {number}: a }} closes nothing"
+    assert depth == 0, "style.css: a block is never closed"
