@@ -6,6 +6,7 @@ page's module then, and draws it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .conftest import Service
@@ -46,3 +47,26 @@ def test_a_page_fetches_its_own_modules_and_the_next_page_its_own_when_shown(
         assert not {"lobby.js", "player.js", "leaderboard.js", "rules.js"} & alone
     finally:
         fresh.close()
+
+
+def test_the_page_module_is_asked_for_before_the_service_answers(
+    page: Any, service: Service
+) -> None:
+    """index.html runs pages.js on its own, which asks at once for the module of the page
+    the address shows: a watched table's module comes while the service's info is still
+    on its way (held here), not after it, the language file and main.js's imports."""
+    seats = [{"kind": "computer", "level": "random"}] * 5
+    table = service.post("/api/tables", {"seats": seats, "pace_ms": 1500})
+    held: list[Any] = []
+    page.route(re.compile(r"/api$"), lambda route: held.append(route))  # and its preload
+    try:
+        with page.expect_request(lambda r: r.url.endswith("/js/table.js")):
+            page.goto(f"{service.base}/#/watch/{table['id']}", wait_until="commit")
+        assert held, "the service's info was asked for"
+        assert page.evaluate("document.body.dataset.ready") is None  # not routed yet
+        assert page.evaluate("document.querySelector('.table-page')") is None
+    finally:
+        for route in held:
+            route.continue_()
+    page.wait_for_selector("body[data-ready=true]")
+    page.wait_for_selector("svg.board .seat")

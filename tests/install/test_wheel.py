@@ -123,7 +123,7 @@ def test_the_installed_service_serves_the_pages_and_plays_a_round(
                 time.sleep(0.1)
         assert "<html" in page.lower()
         assert b"Permainan baru" in _get(base + "/web/i18n/id.json")
-        assert len(_get(base + "/web/fonts/Lohit-Devanagari.ttf")) > 10_000
+        assert len(_get(base + "/web/fonts/Lohit-Devanagari.woff2")) > 10_000
         assert b"export" in _get(base + "/web/js/table.js")
         seats = [{"kind": "computer", "level": "basic"}] * 5
         body = json.dumps({"seats": seats, "pace_ms": 0, "end": {"rounds": 1}}).encode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import mimetypes
 import re
 import threading
 import zlib
@@ -71,6 +72,22 @@ def test_text_is_gzipped_when_asked_and_only_then(service: Any) -> None:
         body = raw(schema)
     assert schema.headers["content-encoding"] == "gzip"
     assert json.loads(gzip.decompress(body)) == http.get("/api/protocol.schema.json").json()
+
+
+def test_the_devanagari_font_is_sent_as_it_is_and_kept(service: Any) -> None:
+    """The font is a woff2, compressed already: gzip would only make it longer."""
+    http: httpx.Client = service.http
+    prefix, _ = versioned(http.get("/").text)
+    shipped = (WEB_DIR / "fonts" / "Lohit-Devanagari.woff2").read_bytes()
+    with http.stream("GET", f"{prefix}fonts/Lohit-Devanagari.woff2", headers=GZIP) as font:
+        body = raw(font)
+    assert font.status_code == 200 and body == shipped and len(body) > COMPRESS_FROM
+    assert font.headers["content-type"] == "font/woff2"
+    assert "content-encoding" not in font.headers
+    assert font.headers["cache-control"] == IMMUTABLE
+    # the style sheet names it relative to itself, so under the same version
+    style = http.get(f"{prefix}style.css").text
+    assert 'url("fonts/Lohit-Devanagari.woff2") format("woff2")' in style
 
 
 def test_a_short_answer_is_sent_as_it_is(service: Any) -> None:
@@ -189,7 +206,18 @@ def site(tmp_path: Path) -> tuple[Path, WebFiles, Client]:
             "js/b.js": "export function b() {}\n",
         },
     )
-    web = WebFiles(tmp_path)
+    # files compressed already, long enough to be compressed were they text
+    (tmp_path / "fonts").mkdir()
+    (tmp_path / "fonts" / "face.woff2").write_bytes(b"wOF2" + b"\0" * 4000)
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 4000)
+    web, client = serve(tmp_path)
+    return tmp_path, web, client
+
+
+def serve(folder: Path) -> tuple[WebFiles, Client]:
+    """The files of ``folder`` served as the service serves web/, its start page and a
+    streamed answer, behind the same compression."""
+    web = WebFiles(folder)
 
     async def page(request: Request) -> Response:
         answer = web.start_page(request)
@@ -211,7 +239,7 @@ def site(tmp_path: Path) -> tuple[Path, WebFiles, Client]:
         routes=[Route("/", page), Route("/stream", stream), Mount("/web", app=web)],
         middleware=[compressed()],
     )
-    return tmp_path, web, Client(app)
+    return web, Client(app)
 
 
 def test_a_changed_file_makes_a_new_version_at_the_next_visit(
@@ -256,6 +284,27 @@ def test_compression_of_files_streams_and_small_answers(
     streamed = client.get("/stream", headers=GZIP)
     assert streamed.headers["content-encoding"] == "gzip"
     assert streamed.text == "".join(json.dumps({"n": i}) * 50 for i in range(5))
+
+
+def test_a_font_or_an_image_is_never_compressed(
+    site: tuple[Path, WebFiles, Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither the files' own gzip nor the middleware's touch a woff2 font or a PNG, even
+    on a system whose mimetypes know no font type (a slim container has no mime.types):
+    Python's own table alone, then WebFiles told."""
+    folder, _, _ = site
+    for alone in (False, True):
+        if alone:  # Python's own table only, as on a system without a mime.types
+            monkeypatch.setattr(mimetypes, "_db", mimetypes.MimeTypes())
+            assert mimetypes.guess_type("a.woff2")[0] is None
+        _, client = serve(folder)
+        font = client.get("/web/fonts/face.woff2", headers=GZIP)
+        photo = client.get("/web/photo.png", headers=GZIP)
+        assert font.headers["content-type"] == "font/woff2"
+        assert photo.headers["content-type"] == "image/png"
+        for answer in (font, photo):
+            assert answer.status_code == 200 and len(answer.content) > 4000
+            assert "content-encoding" not in answer.headers
 
 
 def test_a_long_answers_pieces_are_compressed_off_the_event_loop(
@@ -313,3 +362,16 @@ def test_a_file_is_compressed_once_per_version_and_sent_whole(
     # a part of it is sent as it is
     part = client.get("/web/style.css", headers={**GZIP, "range": "bytes=0-9"})
     assert part.status_code == 206 and "content-encoding" not in part.headers
+
+
+def test_every_block_of_the_style_sheet_is_closed() -> None:
+    """A block left open (a ``@media`` without its ``}``) takes in every rule after it, as
+    the browser closes it only at the end of the sheet: the tournaments' styles applied
+    only on a narrow screen so, and the players' ones once joined to the sheet."""
+    depth = 0
+    text = re.sub(r"/\*.*?\*/", "", (WEB_DIR / "style.css").read_text(), flags=re.S)
+    for number, line in enumerate(text.splitlines(), 1):
+        for char in line:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, f"style.css line {number}: a }} closes nothing"
+    assert depth == 0, "style.css: a block is never closed"

@@ -28,12 +28,14 @@ The version is worked out when the service starts and again when a file under ``
 has changed (its size or time), which the start page checks on each visit: editing a
 file while the service runs shows at the next reload, as a release does.
 
-Compression: a text file (HTML, CSS, JavaScript, JSON, SVG, the TTF font) asked for
-with ``Accept-Encoding: gzip`` is sent gzipped whole, with its length, compressed once
+Compression: a text file (HTML, CSS, JavaScript, JSON, SVG) asked for with
+``Accept-Encoding: gzip`` is sent gzipped whole, with its length, compressed once
 (level 9) per version of the file and kept in memory (:meth:`WebFiles.file_response`);
-a part of a file (``Range``) is sent as it is. Everything else the service answers (the
-JSON of the API, a long replay streamed from its file) is compressed by Starlette's
-``GZipMiddleware``, which :func:`compressed` wraps the whole application in.
+a part of a file (``Range``) is sent as it is, and so is a file compressed already (the
+Devanagari font, a woff2; an image other than SVG). Everything else the service answers
+(the JSON of the API, a long replay streamed from its file) is compressed by Starlette's
+``GZipMiddleware``, which :func:`compressed` wraps the whole application in (it too
+leaves woff2 fonts and images as they are).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import mimetypes
 import os
 import re
 from os import PathLike
@@ -86,7 +89,16 @@ def compressed() -> Middleware:
     )
 
 
+FONT_TYPES = {".woff2": "font/woff2", ".ttf": "font/ttf"}
+"""The fonts' types, told to :mod:`mimetypes` (which the file's answer is typed by):
+Python's own table (3.11) has neither, so on a system without a mime.types naming them
+(a slim container) a font went out as application/octet-stream, and the middleware
+compressed it."""
+
+
 def _compressible(media_type: str) -> bool:
+    """Text, which gzip shrinks; not what is compressed already (a woff2 font, an image
+    other than SVG), which it would only make longer."""
     kind = media_type.split(";")[0].strip().lower()
     return kind.startswith("text/") or kind in (
         "application/javascript",
@@ -112,6 +124,8 @@ class WebFiles(StaticFiles):
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, check_dir=False)
+        for suffix, kind in FONT_TYPES.items():
+            mimetypes.add_type(kind, suffix)
         self.root = directory
         self._signature: tuple[tuple[str, int, int], ...] | None = None
         self._version = ""

@@ -2,7 +2,7 @@
 // stones, and (for a seat) its hand at the bottom. A pure function of what it is given.
 
 import { el, layoutLine, openingIndex, place, text, tileBack, tileFace } from "./svg.js";
-import { language, stonesText, t, termMeaning } from "./i18n.js";
+import { language, pluralRules, stonesText, t, termMeaning } from "./i18n.js";
 import { SEAT_COLOURS, seatShape } from "./history.js";
 
 const LAYOUTS = {
@@ -59,12 +59,23 @@ function titled(node, label) {
 // name is measured as it is drawn, a Hindi one too on a system without Devanagari
 const NAME_FONT = '700 {size}px "Domeng Devanagari", system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif';
 let measurer = null;
+// a label's width at a size, measured once (the same names are measured at every move,
+// and setting the canvas's font each time was a good part of a move's long task on a
+// phone), and again once a font has come (a Devanagari name in its own face)
+const widths = new Map();
+if (document.fonts) document.fonts.addEventListener("loadingdone", () => widths.clear());
 
 function nameWidth(label, size) {
+  const key = `${size} ${label}`;
+  let wide = widths.get(key);
+  if (wide !== undefined) return wide;
   measurer = measurer || document.createElement("canvas").getContext("2d");
   if (!measurer) return label.length * size * 0.6;
   measurer.font = NAME_FONT.replace("{size}", size);
-  return measurer.measureText(label).width;
+  wide = measurer.measureText(label).width;
+  if (widths.size > 2000) widths.clear();
+  widths.set(key, wide);
+  return wide;
 }
 
 /** A seat's name as it fits ``room`` pixels: smaller type (down to 11 px), then without
@@ -87,7 +98,7 @@ function fitName(label, room) {
 
 /** "4 tiles", "1 title": a count in words, singular or plural in this language. */
 export function counted(key, n) {
-  const form = new Intl.PluralRules(language()).select(n) === "one" ? "one" : "other";
+  const form = pluralRules(language()).select(n) === "one" ? "one" : "other";
   return t(`${key}_${form}`, { n });
 }
 

@@ -93,7 +93,7 @@ export function termMeaning(term) {
 const plurals = {};
 
 /** The language's plural rules, made once (each new one is slow to make). */
-function pluralRules(code) {
+export function pluralRules(code) {
   plurals[code] ??= new Intl.PluralRules(code);
   return plurals[code];
 }

@@ -6,48 +6,10 @@ import { api } from "./api.js";
 import { LANGUAGES, preferredLanguage, setLanguage, t, translateTree } from "./i18n.js";
 import { installGlossary, showApiError } from "./ui.js";
 import { claimGuest, claimPage, clubBar, clubSession, signInPage } from "./club.js";
+import { PAGES, pageOf } from "./pages.js";
 
 const view = document.getElementById("view");
 let current = null;
-
-// Each page's module is fetched when the page is first shown, not with this one: a
-// module's whole static graph comes before it runs, so the replay waited for the start
-// page's, the table's and the players' files (issue 32: the largest element late).
-const PAGES = {
-  table: () => import("./table.js"),
-  replay: () => import("./replay.js"),
-  rules: () => import("./rules.js"),
-  player: () => import("./player.js"),
-  leaderboard: () => import("./leaderboard.js"),
-  lobby: () => import("./lobby.js"),
-  members: () => import("./members.js"),
-  tournament: () => import("./tournament.js"),
-};
-
-/**
- * The page of an address: [its module's name, how it is drawn from that module].
- * @returns {[string, (m: any) => any]}
- */
-function pageOf(page, arg, sub, more) {
-  const id = arg ? decodeURIComponent(arg) : "";
-  if (page === "table" && arg) return ["table", (m) => m.tablePage(view, id)];
-  if (page === "watch" && arg) return ["table", (m) => m.tablePage(view, id, { watch: true })];
-  if (page === "replay" && arg) return ["replay", (m) => m.replayPage(view, { kind: "table", id })];
-  if (page === "replay-file") {
-    const file = { kind: "file", doc: sessionStorage.getItem("domeng.record"), name: sessionStorage.getItem("domeng.record.name") };
-    return ["replay", (m) => m.replayPage(view, file)];
-  }
-  if (page === "rules") return ["rules", (m) => m.rulesPage(view)];
-  if (page === "player" && arg) return ["player", (m) => m.playerPage(view, id)];
-  if (page === "leaderboard") return ["leaderboard", (m) => m.leaderboardPage(view)];
-  if (page === "members" && window.domengClub.member) return ["members", (m) => m.membersPage(view, id)];
-  if (page === "tournaments") return ["tournament", (m) => m.newTournamentPage(view)];
-  if (page === "tournament" && arg) {
-    const mode = sub === "print" ? "print" : sub === "me" && more ? "me" : "standings";
-    return ["tournament", (m) => m.tournamentPage(view, id, mode, more ? decodeURIComponent(more) : null)];
-  }
-  return ["lobby", (m) => m.lobbyPage(view)];
-}
 
 let routing = 0; // the address shown last: a page whose module comes late is not drawn
 
@@ -57,11 +19,9 @@ async function route() {
   if (current) current.unmount();
   current = null;
   view.replaceChildren();
-  const hash = location.hash.replace(/^#\/?/, "");
-  const [page, arg, sub, more] = hash.split("/");
-  const [name, draw] = pageOf(page, arg, sub, more);
+  const [name, draw] = pageOf(location.hash, !!window.domengClub.member);
   // the start page for any other address too
-  document.body.dataset.page = name === "lobby" ? "lobby" : page;
+  document.body.dataset.page = name === "lobby" ? "lobby" : location.hash.replace(/^#\/?/, "").split("/")[0];
   let module;
   try {
     module = await PAGES[name]();
@@ -70,7 +30,7 @@ async function route() {
     return;
   }
   if (mine !== routing) return;
-  current = draw(module);
+  current = draw(module, view);
   document.title = `Domeng — ${t(titleKey(document.body.dataset.page))}`;
   window.scrollTo(0, 0);
 }
@@ -153,6 +113,10 @@ async function start() {
       showApiError(e);
     }
   }
+  // the page drawn in a task of its own: its module is here already (pages.js asked for
+  // it at once), and drawn in the same task as the language's texts it made one long
+  // task of the two on a phone, which Lighthouse counts against the page (blocking time)
+  await new Promise((resolve) => setTimeout(resolve, 0));
   await route();
   document.body.dataset.ready = "true";
 }

@@ -594,6 +594,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
 
   let lastWidth = 0;
   let chatInSight = false; // kept by an IntersectionObserver (below)
+  // a wide screen (style.css's side column), asked of a media query: reading
+  // window.innerWidth after the board is redrawn lays the page out mid-render on a phone
+  // (the viewport's scale waits for a layout), a long task at each move
+  const wideScreen = window.matchMedia("(min-width: 901px)");
   function render() {
     if (st.closed && !st.table) {
       q(".status").textContent = t("error.unknown_table");
@@ -738,7 +742,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     const share = q(".share");
     // once a round is dealt, on a wide screen, the invitations go to the side column: the
     // host's own tiles stay above the fold (at 1280x800 they were pushed below it)
-    const aside = window.innerWidth > 900 && !!table && (table.status === "playing" || table.status === "between");
+    const aside = wideScreen.matches && !!table && (table.status === "playing" || table.status === "between");
     const shareHome = aside ? q(".side") : q(".table-main");
     if (share.parentElement !== shareHome) {
       if (aside) shareHome.insertBefore(share, q(".tracker-box"));
@@ -921,7 +925,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   /** On a wide screen the whole board, own tiles included, fits below what is above it
    * (the host's panel, the invitations): its height is what the window has left. */
   function fitBoard(board) {
-    if (window.innerWidth <= 900) {
+    if (!wideScreen.matches) {
       board.style.maxHeight = "";
       return;
     }
