@@ -108,7 +108,10 @@ def with_schema(url: str, schema: str) -> str:
 
 @pytest.fixture
 def postgres_url(postgres_cluster: str) -> Iterator[str]:
-    """The URL of an empty schema of its own for one test (dropped afterwards)."""
+    """The URL of an empty schema of its own for one test (dropped afterwards). Its
+    database is shared with the tests the other workers run at the same time: a test
+    that cuts every connection of its database (``pg_terminate_backend``) takes one of
+    its own (:func:`postgres_database`), or it cuts theirs too."""
     import psycopg
 
     schema = "test_" + secrets.token_hex(6)
@@ -130,9 +133,26 @@ def client_program(name: str) -> str | None:
     return shutil.which(name)
 
 
+def as_url(conninfo: str) -> str:
+    """``conninfo`` as a ``postgresql://`` URL, the form ``domeng serve --db`` takes."""
+    from urllib.parse import quote
+
+    from psycopg.conninfo import conninfo_to_dict
+
+    d = {k: str(v) for k, v in conninfo_to_dict(conninfo).items()}
+    who = quote(d.pop("user", "postgres"), safe="")
+    if "password" in d:
+        who += ":" + quote(d.pop("password"), safe="")
+    host = quote(d.pop("host", "127.0.0.1"), safe="")
+    port = d.pop("port", "5432")
+    name = quote(d.pop("dbname", "postgres"), safe="")
+    rest = "&".join(f"{k}={quote(v, safe='')}" for k, v in sorted(d.items()))
+    return f"postgresql://{who}@{host}:{port}/{name}" + (f"?{rest}" if rest else "")
+
+
 @pytest.fixture
 def postgres_database(postgres_cluster: str) -> Iterator[Callable[[], str]]:
-    """Makes new databases of their own (dropped afterwards); answers their conninfo."""
+    """Makes new databases of their own (dropped afterwards); answers their URLs."""
     import psycopg
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
@@ -143,7 +163,7 @@ def postgres_database(postgres_cluster: str) -> Iterator[Callable[[], str]]:
         with psycopg.connect(postgres_cluster, autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         made.append(name)
-        return make_conninfo(**{**conninfo_to_dict(postgres_cluster), "dbname": name})
+        return as_url(make_conninfo(**{**conninfo_to_dict(postgres_cluster), "dbname": name}))
 
     yield new
     with psycopg.connect(postgres_cluster, autocommit=True) as conn:

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -303,8 +303,11 @@ def test_an_owner_stalled_past_its_lease_writes_nothing_and_its_clients_are_move
 
 
 def test_an_owner_cut_from_the_database_mid_move_loses_nothing_acknowledged(
-    postgres_url: str, tmp_path: Path
+    postgres_database: Callable[[], str], tmp_path: Path
 ) -> None:
+    # a database of its own: every connection to it is cut below, and a schema's
+    # database is shared with the tests other workers run meanwhile
+    postgres_url = postgres_database()
     with processes(postgres_url, 2, tmp_path) as (a, b):
         deadline = time.monotonic() + 60
         table_id, token = table_of_ann(a)

@@ -70,7 +70,7 @@ def test_a_pg_dump_backup_restores_into_a_new_database_with_everything(
 
 
 def test_a_connection_the_server_dropped_is_replaced_before_it_is_used(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+    postgres_database: Callable[[], str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import psycopg
 
@@ -81,6 +81,9 @@ def test_a_connection_the_server_dropped_is_replaced_before_it_is_used(
     # (the clock is not waited on)
     monkeypatch.setattr(postgres, "CHECK_AFTER", 0.0)
 
+    # a database of its own: every connection to it is cut below, and a schema's
+    # database is shared with the tests other workers run meanwhile
+    postgres_url = postgres_database()
     s = PostgresStorage(postgres_url)
     s.create_table(table())
     with psycopg.connect(postgres_url, autocommit=True) as admin:
