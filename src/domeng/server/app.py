@@ -16,11 +16,13 @@ import contextlib
 import html
 import io
 import json
+import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
+import psycopg
 import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -467,6 +469,21 @@ async def _not_found(request: Request, exc: Exception) -> Response:
     return _error(TableError("not_found", f"there is nothing at {request.url.path}", 404))
 
 
+DATABASE_WAIT = 1.0
+"""Seconds a request the database did not answer is asked to wait before it is sent
+again (``Retry-After``)."""
+
+
+async def _database_unavailable(request: Request, exc: Exception) -> Response:
+    """The database server did not answer (a connection it cut, a restart, a failover):
+    the request may be sent again, and is told so rather than given a bare 500."""
+    logging.getLogger("domeng.server").warning(
+        "%s %s: the database did not answer (%s)", request.method, request.url.path, exc
+    )
+    message = "the database did not answer: try again in a moment"
+    return _error(TableError("database_unavailable", message, 503, retry_after=DATABASE_WAIT))
+
+
 async def _not_allowed(request: Request, exc: Exception) -> Response:
     message = f"{request.method} is not allowed at {request.url.path}"
     allow = getattr(exc, "headers", None) or {}
@@ -575,7 +592,11 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={404: _not_found, 405: _not_allowed},
+        exception_handlers={
+            404: _not_found,
+            405: _not_allowed,
+            psycopg.OperationalError: _database_unavailable,
+        },
         # the Guard first: a request it refuses is answered at once, uncompressed
         middleware=[
             Middleware(Guard, allowed=sorted(h for h in hosts if h)),

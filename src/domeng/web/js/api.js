@@ -27,7 +27,9 @@ export async function api(method, path, body) {
     const data = await r.json().catch(() => null);
     if (r.ok) return data;
     const err = (data && data.error) || {};
-    if (err.code === "busy" && tries < BUSY_TRIES) {
+    // "database_unavailable": the database did not answer; a reading is asked again too
+    const again = err.code === "busy" || (err.code === "database_unavailable" && method === "GET");
+    if (again && tries < BUSY_TRIES) {
       await new Promise((done) => setTimeout(done, Math.min(5000, err.retry_after_ms || 1000)));
       continue;
     }
