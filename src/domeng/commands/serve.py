@@ -120,25 +120,10 @@ def qr_text(data: str) -> str:
     is_flag=True,
     help="A club's service: only signed-in members play (domeng members add NAME).",
 )
-def command(
-    host: str,
-    port: int,
-    db: str | None,
-    no_browser: bool,
-    allow_hosts: tuple[str, ...],
-    trusted_proxies: tuple[str, ...],
-    calibration_file: Path | None,
-    spectators_per_address: int,
-    coach_level: str,
-    peer: str | None,
-    club: bool,
-) -> None:
+def command(**options: Any) -> None:
     """Run the table service: play Domeng over the network, tables stored and resumable."""
     try:
-        _serve(
-            host, port, db, no_browser, allow_hosts, trusted_proxies, calibration_file,
-            spectators_per_address, coach_level, peer, club,
-        )  # fmt: skip
+        _serve(**options)  # the options by name, typed there
     except KeyboardInterrupt:
         # Ctrl-C: uvicorn stops, then raises the signal again, or it came before (while
         # the database opens, before uvicorn took the signal over): the service was
