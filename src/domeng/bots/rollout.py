@@ -89,10 +89,11 @@ def play_out(
     hands = r.hands
     legal_moves = r.legal_moves
     play = r.play
-    if own is not None:
-        if excluded is not None:
-            raise ValueError("own weights with play-outs from what each seat knows")
-        mine, ww = own
+    if own is not None and excluded is not None:
+        raise ValueError("own weights with play-outs from what each seat knows")
+    if excluded is None:
+        # heuristic_move, inline (seat ``mine`` judged by its own weights, if any)
+        mine, ww = own if own is not None else (-1, w)
         while True:
             seat = r.turn
             if seat is None:
@@ -107,23 +108,6 @@ def play_out(
                 if hand & (hand - 1):
                     others = r.in_hands & ~hand
                     play(judge(ms, seat, hand, r.left, r.right, others, hands, None, x, rnd))
-                    continue
-            play(ms[0])
-    if excluded is None:
-        # heuristic_move, inline
-        while True:
-            seat = r.turn
-            if seat is None:
-                return
-            ms = legal_moves()
-            if len(ms) > 1:
-                if rnd() < epsilon:
-                    play(ms[int(rnd() * len(ms))])
-                    continue
-                hand = hands[seat]
-                if hand & (hand - 1):
-                    others = r.in_hands & ~hand
-                    play(judge(ms, seat, hand, r.left, r.right, others, hands, None, w, rnd))
                     continue
             play(ms[0])
     # heuristic_move, inline, each seat judging from what it could know
