@@ -20,6 +20,38 @@ settings.load_profile("domeng")
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
+LONGEST_FIRST = (
+    "server/test_server_several.py",
+    "browser/test_browser_living.py",
+    "browser/test_browser_friends.py",
+    "browser/test_browser_table_screens.py",
+    "browser/test_browser_layout.py",
+    "browser/test_browser_table_play.py",
+    "server/test_club.py",
+    "browser/test_browser_club.py",
+    "install/test_wheel.py",
+    "server/test_server_db_choice.py",
+)
+"""The test files that take longest (a minute or two each, waiting on processes, leases
+and browsers), begun first: the workers (pytest-xdist, a file each) then end together,
+not with one of these begun last while the others have nothing left."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """:data:`LONGEST_FIRST` first, in that order; every other file after them, in its
+    own order (each file's tests stay together and in order)."""
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    here = Path(__file__).resolve().parent
+
+    def first(item: pytest.Item) -> int:
+        try:
+            name = item.path.resolve().relative_to(here).as_posix()
+        except ValueError:
+            return len(rank)
+        return rank.get(name, len(rank))
+
+    items.sort(key=first)  # stable: the rest keep their order
+
 
 @pytest.fixture(scope="module")
 def load_benchmark() -> Iterator[Callable[[str], ModuleType]]:
