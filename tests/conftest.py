@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import random
 import sys
@@ -23,18 +24,26 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 LONGEST_FIRST = (
     "server/test_server_several.py",
     "browser/test_browser_living.py",
+    "browser/test_browser_layout.py",
     "browser/test_browser_friends.py",
     "browser/test_browser_table_screens.py",
-    "browser/test_browser_layout.py",
-    "browser/test_browser_table_play.py",
     "server/test_club.py",
+    "test_review_command.py",
     "browser/test_browser_club.py",
-    "install/test_wheel.py",
+    "test_play_command.py",
+    "browser/test_browser_accessibility.py",
     "server/test_server_db_choice.py",
+    "browser/test_browser_coach.py",
+    "browser/test_browser_table_play.py",
+    "install/test_wheel.py",
+    "i18n/test_terminal_speaks.py",
 )
-"""The test files that take longest (a minute or two each, waiting on processes, leases
-and browsers), begun first: the workers (pytest-xdist, a file each) then end together,
-not with one of these begun last while the others have nothing left."""
+"""The test files that take longest (half a minute to two minutes each, waiting on
+processes, leases and browsers; measured with ``make test``), begun first: the workers
+(pytest-xdist, a file each) then end together, not with one of these begun last while
+the others have nothing left. ``make test`` keeps this order with
+``--no-loadscope-reorder``: without it pytest-xdist begins with the files that hold the
+most tests instead."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -95,3 +104,20 @@ def _english(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every test speaks English unless it asks for another language: the language
     would otherwise come from the machine's locale (DOMENG_LANG, LANG ...)."""
     monkeypatch.setenv("DOMENG_LANG", "en")
+
+
+@pytest.fixture(autouse=True)
+def _no_loop_left_running(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API (the browser tests' ``browser``, one a worker) leaves its
+    event loop marked running in this thread between its calls: a test after it on the
+    same worker could not ``asyncio.run``. A test that does not use the browser runs
+    with no loop marked running; Playwright's is marked again after it."""
+    playwright_loop = asyncio._get_running_loop()
+    if playwright_loop is None or "browser" in request.fixturenames:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(playwright_loop)
