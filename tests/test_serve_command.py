@@ -18,7 +18,10 @@ from domeng.i18n import words
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child is POSIX")
 @pytest.mark.parametrize("code", ["en", "tr"])
 def test_ctrl_c_stops_the_service_as_a_normal_end(code: str, tmp_path: Path) -> None:
-    env = dict(os.environ, PYTHONUNBUFFERED="1", DOMENG_DATA_DIR=str(tmp_path))
+    # PYTHONFAULTHANDLER: a service that does not end is made to say where each of its
+    # threads waits (SIGABRT), for the failure's message
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONFAULTHANDLER="1")
+    env["DOMENG_DATA_DIR"] = str(tmp_path)
     command = [sys.executable, "-m", "domeng", "serve", "--lang", code, "--no-browser"]
     db = ["--port", "0", "--db", str(tmp_path / "t.sqlite3")]
     with subprocess.Popen(
@@ -33,7 +36,12 @@ def test_ctrl_c_stops_the_service_as_a_normal_end(code: str, tmp_path: Path) -> 
             with socket.create_connection(("127.0.0.1", port), timeout=30):
                 pass  # it serves: now a person's Ctrl-C
             proc.send_signal(signal.SIGINT)
-            out, err = proc.communicate(timeout=60)
+            try:
+                out, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGABRT)
+                out, err = proc.communicate(timeout=30)
+                pytest.fail(f"the service did not end within 60 s of a Ctrl-C:\n{out}\n{err}")
         finally:
             if proc.poll() is None:
                 proc.kill()

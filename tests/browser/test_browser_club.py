@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import Console, Service, _free_port, _start
 from .playing import click_new_game
@@ -92,7 +93,12 @@ def test_a_club_from_the_owners_line_to_a_suspension(
     form.locator("input[name=name]").fill(member_name)
     form.locator("button[type=submit]").click()
     box = admin.locator("[data-member-link], .toast.error").first
-    box.wait_for(timeout=60_000)  # the members' lists come again first: slow on a busy CI
+    try:  # the members' lists come again first: slow on a busy CI
+        box.wait_for(timeout=60_000)
+    except PlaywrightTimeout:  # what the page showed, said and asked, for the failure
+        shown = admin.locator("main, body").first.inner_text()[:600]
+        log = (club.tmp / "serve.log").read_text()[-2000:]
+        pytest.fail(f"no link and no refusal in 60 s; page: {shown!r}\n{console.errors}\n{log}")
     assert box.get_attribute("data-member-link") is not None, box.inner_text()  # no refusal
     box = admin.locator("[data-member-link]")
     member_link = box.locator("input").input_value()

@@ -481,7 +481,10 @@ def test_the_start_page_lists_my_tables_open_seats_and_finished_games(
         more = page.locator('[data-more="live"]')
         if more.is_hidden():
             break
-        more.click()
+        # the list is read again every 5 s: the button may hide between the look and the
+        # click (every page came); the loop looks again
+        with contextlib.suppress(PlaywrightTimeout):
+            more.click(timeout=5_000)
         page.wait_for_timeout(300)
     for table_id in many:
         page.wait_for_selector(f'.tables.live [data-table="{table_id}"]')

@@ -27,6 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from .test_deploy_nginx import (
     MAIN,
+    OPEN,
     PUBLIC,
     _free_port,
     _listens,
@@ -45,14 +46,14 @@ class ThroughNginx(Seat):
     """A person whose every connection goes through nginx's HTTPS port (``port``)."""
 
     def connect(self) -> ClientConnection:
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=OPEN)
         return connect(
             f"wss://{PUBLIC}:{self.port}/ws/tables/{self.table_id}",
             sock=sock,
             ssl=_tls(),
             server_hostname=PUBLIC,
             origin=f"https://{PUBLIC}:{self.port}",  # type: ignore[arg-type]
-            open_timeout=5,
+            open_timeout=OPEN,  # a loaded CI machine once took more than 5 s for one
             ping_interval=None,
         )
 
