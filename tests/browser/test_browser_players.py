@@ -47,6 +47,19 @@ def one_round(page: Any, base: str) -> str:
     return table_id
 
 
+def terminal_round(service: Service, player: str) -> str:
+    """One round of ``domeng play`` as ``player`` on the service's database (the
+    player made if new): what it printed."""
+    env = {**os.environ, "DOMENG_DATA_DIR": str(service.tmp / "data")}
+    played = subprocess.run(
+        [sys.executable, "-m", "domeng", "play", "--player", player, "--seed", "4",
+         "--until", "rounds=1", "--pause", "0"],
+        input=CYCLE * 100, capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stdout + played.stderr
+    return played.stdout
+
+
 def test_two_browser_games_and_a_terminal_game_count_on_the_players_page(
     page: Any, service: Service
 ) -> None:
@@ -64,14 +77,8 @@ def test_two_browser_games_and_a_terminal_game_count_on_the_players_page(
     assert seats == ["Rani", "Rani"]
     # the terminal, while the service runs on the same database: counted at once (the
     # service no longer holds the file alone, issue 27; before, it was noted, then counted)
-    env = {**os.environ, "DOMENG_DATA_DIR": str(service.tmp / "data")}
-    played = subprocess.run(
-        [sys.executable, "-m", "domeng", "play", "--player", "Rani", "--seed", "4",
-         "--until", "rounds=1", "--pause", "0"],
-        input=CYCLE * 100, capture_output=True, text=True, env=env, timeout=120,
-    )  # fmt: skip
-    assert played.returncode == 0, played.stdout + played.stderr
-    assert "has the database open" not in played.stdout
+    played = terminal_round(service, "Rani")
+    assert "has the database open" not in played
     page.goto(service.base + "/")
     page.click("[data-profile-now] a")
     page.wait_for_selector("[data-player-page] .player-head")
@@ -114,8 +121,9 @@ def test_the_pages_fit_a_phone_and_speak_indonesian(browser: Any, service: Servi
     page.goto(service.base + "/")
     page.wait_for_selector("[data-profile-box] h2")
     assert page.inner_text("[data-profile-box] h2") == "Siapa yang main?"
-    rani = next(p for p in service.get("/api/profiles")["profiles"] if p["name"] == "Rani")
-    page.goto(service.base + f"/#/player/{rani['id']}")
+    terminal_round(service, "Sinta")  # a player of this test's own, with a game
+    sinta = next(p for p in service.get("/api/profiles")["profiles"] if p["name"] == "Sinta")
+    page.goto(service.base + f"/#/player/{sinta['id']}")
     page.wait_for_selector("[data-player-page] .player-head")
     assert "Permainan terakhir" in page.inner_text("[data-player-page]")
     width = page.evaluate("document.documentElement.scrollWidth")
