@@ -29,7 +29,7 @@ play: $(STAMP)
 
 # The tests: three workers, each taking a whole file at a time, the longest files first
 # (--no-loadscope-reorder keeps tests/conftest.py's order). PYTHONDONTWRITEBYTECODE
-# emptied: every Python the tests start (about a hundred services and commands) reads
+# emptied: every Python the tests start (about 150: services, commands, their workers) reads
 # the compiled modules instead of compiling domeng again, and the test files' rewritten
 # asserts are kept too (a worker's collection: 18 s without, 6 s with).
 test: $(TEST_STAMP)

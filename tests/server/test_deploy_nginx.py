@@ -150,7 +150,10 @@ pid {d}/nginx.pid;
 error_log {d}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-    access_log off;
+    # which process took each request, and how long it waited (for a failure's reading)
+    log_format up '$msec $status $request_time $upstream_addr $upstream_status '
+                  '$upstream_response_time $upstream_connect_time "$request"';
+    access_log {d}/access.log up;
     client_body_temp_path {d}/client_body;
     proxy_temp_path {d}/proxy;
     fastcgi_temp_path {d}/fastcgi;
