@@ -244,7 +244,8 @@ def test_five_friends_play_a_game_with_a_clock_talk_and_play_again(
     assert note.startswith("A computer played for ") and "Emba" in note, note
     # brought into view: it comes below the standings, past the screen's bottom
     top = host.locator("[data-round-summary]").evaluate("e => e.getBoundingClientRect().top")
-    assert 0 <= top < host.viewport_size["height"], top
+    # (to within a pixel: scrolled to its top, it once stood at -0.23 px on a CI run)
+    assert -1 < top < host.viewport_size["height"], top
 
     # the same players again: everyone connected moves to the new table by themselves
     host.click('[data-standings] [data-host="again"]')
