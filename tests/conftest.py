@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 import random
 import sys
 from collections.abc import Callable, Iterator
@@ -48,7 +49,10 @@ most tests instead."""
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """:data:`LONGEST_FIRST` first, in that order; every other file after them, in its
-    own order (each file's tests stay together and in order)."""
+    own order (each file's tests stay together and in order). With
+    ``DOMENG_TESTS_REVERSED`` set, each file's tests run the other way round: a test
+    that needs another of its file to have run first fails (the check that no test
+    depends on another's order; README)."""
     rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
     here = Path(__file__).resolve().parent
 
@@ -60,6 +64,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return rank.get(name, len(rank))
 
     items.sort(key=first)  # stable: the rest keep their order
+    if os.environ.get("DOMENG_TESTS_REVERSED"):  # each file's tests the other way round
+        files: dict[Path, list[pytest.Item]] = {}
+        for item in items:
+            files.setdefault(item.path, []).append(item)
+        items[:] = [item for tests in files.values() for item in reversed(tests)]
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,13 @@ fonts (style.css), so an English page fetches no font at all."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .conftest import Service, _free_port, _start
 
 FACE = "Domeng Devanagari"
 # the face's status once the page is drawn (two frames) and the fonts its text needs
@@ -89,8 +93,20 @@ def test_choosing_hindi_in_the_menu_fetches_the_font(browser: Any, service: Any)
         context.close()
 
 
+@pytest.fixture(scope="module")
+def named_in_hindi(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    """A service of its own for the tables of Hindi names: on the other tests' service
+    the start page would list them, and an English page would fetch the face for them."""
+    tmp: Path = tmp_path_factory.mktemp("hindi")
+    port = _free_port()
+    s = Service(port, tmp, _start(port, tmp))
+    s.wait_started()
+    yield s
+    s.stop()
+
+
 @pytest.mark.parametrize("lang", ["hi", "en"])
-def test_hindi_names_fit_their_plates(page: Any, service: Any, lang: str) -> None:
+def test_hindi_names_fit_their_plates(page: Any, named_in_hindi: Service, lang: str) -> None:
     """A seat's name is measured in the font it is drawn in (the shipped face, on a system
     without Devanagari): it is made as small as its plate needs, not smaller (measured in
     the system's fonts, two of these names came out at 13 and 11 px though they fit at
@@ -98,8 +114,9 @@ def test_hindi_names_fit_their_plates(page: Any, service: Any, lang: str) -> Non
     measured again then (a name's width is kept, board.js, until a font has come)."""
     names = ["अन्नपूर्णा देवी शर्मा", "लक्ष्मीनारायण त्रिपाठी", "राजकुमारी", "सत्यनारायण चौधरी", "ऋषिकेश"]
     seats = [{"kind": "computer", "level": "basic", "name": n} for n in names]
-    table_id = service.post("/api/tables", {"seats": seats, "pace_ms": 300})["id"]
-    assert open_page(page, f"{service.base}/?lang={lang}#/watch/{table_id}", "svg.board .seat")
+    table_id = named_in_hindi.post("/api/tables", {"seats": seats, "pace_ms": 300})["id"]
+    watching = f"{named_in_hindi.base}/?lang={lang}#/watch/{table_id}"
+    assert open_page(page, watching, "svg.board .seat")
     state = page.evaluate("document.querySelector('svg.board').innerHTML.length")
     page.wait_for_function(  # drawn again with the face loaded (a move redraws the board)
         f"document.querySelector('svg.board').innerHTML.length !== {state}"

@@ -43,10 +43,19 @@ def listed_names(page: Any) -> list[str]:
     return list(options[1:])
 
 
+def paging_people(service: Service) -> dict[str, dict[str, Any]]:
+    """The profiles of :data:`NAMES`, made now unless another test of this module's
+    service made them already."""
+    for name in NAMES:
+        with contextlib.suppress(OSError):  # 409: made already
+            service.post("/api/profiles", {"name": name})
+    return {p["name"]: p for p in people(service) if p["name"] in NAMES}
+
+
 def test_more_players_brings_the_next_page_until_every_person_is_listed(
     page: Any, service: Service
 ) -> None:
-    made = {name: service.post("/api/profiles", {"name": name}) for name in NAMES}
+    made = paging_people(service)
     everyone = [p["name"] for p in people(service)]
     assert set(NAMES) <= set(everyone)
     asked = one_a_page(page)
@@ -80,9 +89,7 @@ def test_a_kept_profile_off_the_first_page_is_found_and_a_gone_one_forgotten(
     page: Any, service: Service, console: Console
 ) -> None:
     console.allow("status of 404")  # the gone profile, asked for by itself
-    for name in NAMES:
-        with contextlib.suppress(OSError):  # made by the test before, in this module's service
-            service.post("/api/profiles", {"name": name})
+    paging_people(service)
     last = people(service)[-1]
     picked = service.post(f"/api/profiles/{last['id']}/pick", {})
     one_a_page(page)
