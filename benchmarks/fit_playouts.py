@@ -44,7 +44,7 @@ from pathlib import Path
 
 from domeng.bots.basic import PLAYOUT_WEIGHTS, Weights
 from domeng.bots.features import FITTED, move_features, with_fitted
-from domeng.bots.rollout import heuristic_move, play_out, round_value
+from domeng.bots.rollout import heuristic_move, move_values
 from domeng.engine import Game, Round
 
 SEARCH_FACTORS = (0.0, 0.25, 0.5, 0.75, 1.25, 1.5, 2.0, 3.0)
@@ -63,21 +63,8 @@ class Position:
 
 def values_of(r: Round, playouts: int, rng: random.Random) -> list[float]:
     """Every legal move's mean value to the seat in turn over ``playouts`` play-outs."""
-    seat = r.turn
-    assert seat is not None
-    since = len(r.events)
-    start = rng.getstate()
-    out = []
-    for m in r.legal_moves():
-        rng.setstate(start)
-        total = 0.0
-        for _ in range(playouts):
-            c = r.clone()
-            c.play(m)
-            play_out(c, rng)
-            total += round_value(c, seat, since)
-        out.append(total / playouts)
-    return out
+    assert r.turn is not None
+    return list(move_values(r, r.turn, playouts, rng).values())
 
 
 def position_of(r: Round, playouts: int, rng: random.Random) -> Position | None:

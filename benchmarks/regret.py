@@ -38,8 +38,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from domeng.bots import make_player, player_names
-from domeng.bots.rollout import play_out, round_value
-from domeng.engine import SEATS, Game, Move, Round, view
+from domeng.bots.rollout import move_values
+from domeng.engine import SEATS, Game, view
 from domeng.sim.stats import interval_json
 
 SEAT = 0
@@ -62,23 +62,6 @@ class Decision:
     """The true value of the best legal move."""
     same: bool
     """The player chose ``basic``'s move."""
-
-
-def move_values(r: Round, seat: int, playouts: int, rng: random.Random) -> dict[Move, float]:
-    """Every legal move's mean value to ``seat`` over ``playouts`` play-outs of the true round."""
-    since = len(r.events)
-    start = rng.getstate()
-    values: dict[Move, float] = {}
-    for m in r.legal_moves():
-        rng.setstate(start)  # the same random stream for every move
-        total = 0.0
-        for _ in range(playouts):
-            c = r.clone()
-            c.play(m)
-            play_out(c, rng)
-            total += round_value(c, seat, since)
-        values[m] = total / playouts
-    return values
 
 
 def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import domeng.bots.rollout as rollout
 from domeng.engine import Game, Opening, Variants
 
 
@@ -50,13 +51,13 @@ def test_move_values_share_one_random_stream_and_leave_the_round_alone(
 
     # Record the random stream each move's play-outs start from.
     starts: list[tuple[int, object]] = []
-    real_play_out = regret.play_out
+    real_play_out = rollout.play_out  # move_values lives there (the fit's benchmark uses it too)
 
     def recording(c: Any, rng: random.Random) -> None:
         starts.append((c.plays[-1][1].tile, rng.getstate()))
         real_play_out(c, rng)
 
-    monkeypatch.setattr(regret, "play_out", recording)
+    monkeypatch.setattr(rollout, "play_out", recording)
     values = regret.move_values(r, r.turn, 3, random.Random(1))
     assert set(values) == set(r.legal_moves())
     assert (list(r.hands), len(r.events), r.turn) == before

@@ -27,6 +27,7 @@ __all__ = [
     "excluded_by_passes",
     "excluded_by_view",
     "heuristic_move",
+    "move_values",
     "play_out",
     "round_value",
 ]
@@ -213,3 +214,23 @@ def round_value(r: Round, seat: int, since: int, obj: Objective = DEFAULT_OBJECT
     if r.camat_elected:
         value += obj.camat if r.camat == seat else -obj.other_camat
     return value
+
+
+def move_values(r: Round, seat: int, playouts: int, rng: random.Random) -> dict[Move, float]:
+    """Every legal move of ``r`` (in :meth:`~domeng.engine.Round.legal_moves`' order) with
+    its mean value to ``seat`` over ``playouts`` play-outs of the true round after it, the
+    same random stream for every move: the truth a benchmark judges decisions by (every
+    hand in sight, everyone then playing by the play-outs' policy)."""
+    since = len(r.events)
+    start = rng.getstate()
+    values: dict[Move, float] = {}
+    for m in r.legal_moves():
+        rng.setstate(start)  # the same random stream for every move
+        total = 0.0
+        for _ in range(playouts):
+            c = r.clone()
+            c.play(m)
+            play_out(c, rng)
+            total += round_value(c, seat, since)
+        values[m] = total / playouts
+    return values
