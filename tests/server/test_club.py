@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -573,7 +574,21 @@ def test_a_suspension_passes_every_seat_of_the_member_to_the_stand_in_at_once(
     assert names == ["Seat 0", "Seat 1"]
 
 
-def test_a_suspended_guests_seat_passes_to_the_stand_in_at_once(club: Club) -> None:
+@dataclass
+class SeatedGuest:
+    """A guest invited by an admin to a new table, seated at its seat 0."""
+
+    admin: httpx.Client
+    table: str
+    guest_id: str
+    guest: httpx.Client
+    token: str
+    """The seat's token."""
+
+
+def seated_guest(club: Club) -> SeatedGuest:
+    """The admin Ani makes a table of one open seat and four computers and invites the
+    guest Tamu to it, who claims the invitation and takes seat 0."""
     admin = club.member("Ani", ADMIN)
     seats = [{"kind": "person", "open": True}, *COMPUTERS]
     t = admin.post("/api/tables", json={"seats": seats}).json()["id"]
@@ -583,6 +598,12 @@ def test_a_suspended_guests_seat_passes_to_the_stand_in_at_once(club: Club) -> N
     assert guest.post("/api/members/claim", json={"code": code}).status_code == 200
     r = guest.post(f"/api/tables/{t}/seats/0", json={"name": "Tamu"})
     assert r.status_code == 201, r.text
+    return SeatedGuest(admin, t, guest_id, guest, r.json()["token"])
+
+
+def test_a_suspended_guests_seat_passes_to_the_stand_in_at_once(club: Club) -> None:
+    seated = seated_guest(club)
+    admin, t, guest_id = seated.admin, seated.table, seated.guest_id
     assert seat_profiles(club, t)[0] is None  # a guest counts for no profile
     r = admin.post(f"/api/members/{guest_id}/suspend", json={"suspended": True})
     assert r.status_code == 200
@@ -601,16 +622,9 @@ def test_a_guests_seat_outlives_a_restart_and_a_suspension_after_it_passes_it_on
     server, thread, base = start_service(db, club=True, clock=FakeClock())
     first = Club(base, db)
     try:
-        admin = first.member("Ani", ADMIN)
-        seats = [{"kind": "person", "open": True}, *COMPUTERS]
-        t = admin.post("/api/tables", json={"seats": seats}).json()["id"]
-        r = admin.post("/api/guests", json={"name": "Tamu", "table": t})
-        guest_id, code = r.json()["id"], r.json()["link"].split("?guest=")[1]
-        guest = first.client()
-        assert guest.post("/api/members/claim", json={"code": code}).status_code == 200
-        r = guest.post(f"/api/tables/{t}/seats/0", json={"name": "Tamu"})
-        assert r.status_code == 201, r.text
-        token = r.json()["token"]
+        seated = seated_guest(first)
+        admin, t, guest_id = seated.admin, seated.table, seated.guest_id
+        guest, token = seated.guest, seated.token
     finally:
         server.should_exit = True
         thread.join(TIMEOUT)
