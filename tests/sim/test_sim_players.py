@@ -74,3 +74,26 @@ def test_players_are_asked_from_their_seat_only_when_they_have_a_choice() -> Non
             assert r.finished
             assert sum(r.stones) + r.table == 25
     assert seer_asked > 0
+
+
+@pytest.mark.parametrize("name", ["expert:fast", "expert", "expert:strong", "oracle"])
+def test_a_search_player_in_the_sim_thinks_by_play_outs_not_by_the_clock(name: str) -> None:
+    """The sim keeps a level's play-outs but lifts the table's wall-clock cap, so that a busy
+    machine neither weakens a level nor makes a seed's run differ."""
+    from domeng.bots.expert import LEVELS
+    from domeng.sim.runner import SIM_CAP, sim_player
+
+    at_table = bots.make_player(name, 3)
+    in_sim = sim_player(name, 3)
+    assert in_sim.level.playouts == at_table.level.playouts  # type: ignore[attr-defined]
+    assert at_table.level.max_seconds < SIM_CAP  # type: ignore[attr-defined]
+    assert in_sim.level.max_seconds == SIM_CAP  # type: ignore[attr-defined]
+    if name in LEVELS:
+        assert LEVELS[name].max_seconds < SIM_CAP  # the table's own level is left as it was
+
+
+def test_other_players_are_seated_in_the_sim_as_registered() -> None:
+    from domeng.sim.runner import sim_player
+
+    assert type(sim_player("basic", 1)) is type(bots.make_player("basic", 1))
+    assert not hasattr(sim_player("random", 1), "level")

@@ -5,10 +5,16 @@ single legal move, that move is played without asking (so think time is
 measured over real decisions only). A player with ``sees_all`` (the
 ``oracle``) is asked with ``choose_seeing_all`` on a copy of the round; every
 other player receives only its seat's view.
+
+The search players think by their level's play-outs, as at a table, but without the
+table's safety cap on the time per move (:data:`SIM_CAP` instead): a cap measured on
+the wall clock would cut a search short whenever the machine is busy, and a run would
+then no longer be the same for the same seed, nor its players as strong as their level.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -16,6 +22,9 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from domeng.bots import Player, make_player
+from domeng.bots.coach import COACH_CAP
+from domeng.bots.expert import LEVELS, ExpertPlayer
+from domeng.bots.oracle import OraclePlayer
 from domeng.engine import (
     SEATS,
     CamatElected,
@@ -164,6 +173,22 @@ def play_task(task: Task, on_round: Callable[[], None] | None = None) -> TaskRes
     return result
 
 
+SIM_CAP = COACH_CAP
+"""The time per move a search player may take in a sim: far above what any level spends
+on an idle core, as for the coach, so that only the play-outs count."""
+
+
+def sim_player(name: str, seed: int) -> Player:
+    """The player ``name`` as the sim seats it: a level of the search (or the ``oracle``)
+    keeps its play-outs but thinks under :data:`SIM_CAP`; any other player as registered."""
+    player = make_player(name, seed)
+    if (name in LEVELS or name == "oracle") and isinstance(player, ExpertPlayer | OraclePlayer):
+        player.level = dataclasses.replace(
+            player.level, max_seconds=max(SIM_CAP, player.level.max_seconds)
+        )
+    return player
+
+
 def play_game(
     task: Task, on_round: Callable[[], None] | None = None
 ) -> tuple[Game, list[str], TaskResult]:
@@ -171,7 +196,7 @@ def play_game(
     ``on_round`` is called as each round ends."""
     deals = game_deals(task.seed, task.game, task.deals)
     players = [
-        make_player(name, player_seed(task.seed, task.game, task.rotation, e))
+        sim_player(name, player_seed(task.seed, task.game, task.rotation, e))
         for e, name in enumerate(task.names)
     ]
     by_seat = [entry_at(s, task.rotation) for s in range(SEATS)]
