@@ -8,9 +8,8 @@ The hub runs here without HTTP, on an event loop of the test's own, with a
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import random
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -24,7 +23,7 @@ from domeng.server.players import BotRunner, choose_move
 from domeng.server.tables import Connection, Table
 from domeng.storage import MemoryStorage, SQLiteStorage, Storage
 
-from .conftest import drain
+from .conftest import drain, run_apart
 
 
 class InlineRunner(BotRunner):
@@ -51,13 +50,6 @@ async def settle(hub: Hub, clock: FakeClock) -> None:
         if asleep and not hub.chores and not hub.pacing.waiting:
             return
     raise AssertionError("the hub did not settle")
-
-
-def run(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """``asyncio.run(main())`` in a thread of its own (the browser tests may leave a loop
-    running in this one)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, main()).result(timeout=60)
 
 
 STORAGES: dict[str, Callable[[], Storage]] = {
@@ -126,7 +118,7 @@ def test_the_stand_in_plays_for_an_absent_person_to_the_millisecond(storage: str
         assert t.game.round.plays[-1][0] == 0 or t.game.round.finished
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_person_back_in_time_plays_with_no_stand_in() -> None:
@@ -150,7 +142,7 @@ def test_a_person_back_in_time_plays_with_no_stand_in() -> None:
         assert t.public_json()["seats"][0]["stand_in"] is False
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_computer_players_move_at_the_tables_pace_and_not_before() -> None:
@@ -176,7 +168,7 @@ def test_computer_players_move_at_the_tables_pace_and_not_before() -> None:
         assert [m["type"] for m in drain(watcher)].count("update") >= 8
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_the_turn_clock_plays_for_a_person_out_of_time_and_then_plays_on() -> None:
@@ -218,7 +210,7 @@ def test_the_turn_clock_plays_for_a_person_out_of_time_and_then_plays_on() -> No
         assert not t.public_json()["seats"][0]["stand_in"]
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_person_who_plays_in_time_plays_and_the_count_starts_again() -> None:
@@ -243,7 +235,7 @@ def test_a_person_who_plays_in_time_plays_and_the_count_starts_again() -> None:
         assert t.public_json()["clock"] is None or t.public_json()["clock"]["seat"] != 0
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_game_nobody_played_at_for_30_days_is_closed_and_its_record_kept() -> None:
@@ -265,7 +257,7 @@ def test_a_game_nobody_played_at_for_30_days_is_closed_and_its_record_kept() -> 
         assert t.record_json()["format"] == "domeng.record/1"
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_only_games_in_progress_live_in_memory_and_a_finished_one_is_read_when_asked(
@@ -302,4 +294,4 @@ def test_only_games_in_progress_live_in_memory_and_a_finished_one_is_read_when_a
         assert (await again.store.finished_tables(10))[0]["id"] == done.id
         await again.close()
 
-    run(main)
+    run_apart(main)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +13,8 @@ from domeng.server.frames import Framed
 from domeng.server.hub import Hub
 from domeng.server.tables import QUEUE_LIMIT, Connection, Table
 from domeng.storage import SQLiteStorage
+
+from .conftest import run_apart
 
 
 def text_of(framed: Framed | None) -> str | None:
@@ -93,26 +93,6 @@ async def rounds_before_and_after_a_while(hub: Hub, t: Table) -> tuple[int, int]
     after = len(t.game.rounds)
     await hub.close()
     return before, after
-
-
-def run_apart(main: Callable[[], Coroutine[Any, Any, tuple[int, int]]]) -> tuple[int, int]:
-    """``asyncio.run(main())`` in a thread of its own: the browser tests leave an event
-    loop running in this one."""
-    out: list[tuple[int, int]] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            out.append(asyncio.run(main()))
-        except BaseException as e:  # handed to the test's thread
-            errors.append(e)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return out[0]
 
 
 def test_a_connection_too_many_characters_behind_is_closed_too() -> None:
