@@ -5,6 +5,9 @@ is said to the client as ``503 database_unavailable`` with ``Retry-After``, not 
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -48,3 +51,30 @@ def test_a_request_the_database_did_not_answer_is_503_with_retry_after(
         assert again.status_code == 404 and again.json()["error"]["code"] == "unknown_tournament"
         assert http.get("/api").status_code == 200
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_a_home_service_on_its_sqlite_file_never_loads_the_postgresql_driver(
+    tmp_path: Path,
+) -> None:
+    """storage/opening.py's promise, for the whole service: made on a SQLite file, the
+    app (and the ``domeng serve`` command) load no part of psycopg, not even for the
+    503 above, which only a PostgreSQL database can raise (about 0.2 s of every start)."""
+    program = (
+        "import sys, domeng.cli, domeng.commands.serve\n"
+        "from domeng.server import create_app\n"
+        "from domeng.storage import SQLiteStorage\n"
+        f"create_app(SQLiteStorage({str(tmp_path / 'tables.sqlite3')!r}))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('psycopg', 'psycopg_pool')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_a_service_on_postgresql_answers_its_failures_with_503() -> None:
+    """The other side: with the driver loaded (a PostgreSQL storage loads it), its
+    OperationalError is handled as :func:`_database_unavailable` by every app made."""
+    from domeng.server.app import _database_errors, _database_unavailable
+
+    assert _database_errors() == {psycopg.OperationalError: _database_unavailable}

@@ -17,12 +17,12 @@ import html
 import io
 import json
 import logging
+import sys
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import urlsplit
 
-import psycopg
 import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -484,6 +484,17 @@ async def _database_unavailable(request: Request, exc: Exception) -> Response:
     return _error(TableError("database_unavailable", message, 503, retry_after=DATABASE_WAIT))
 
 
+def _database_errors() -> dict[type[Exception], Any]:
+    """A network database's failures, answered "try again" (:func:`_database_unavailable`).
+    PostgreSQL's driver is loaded only when the storage is a PostgreSQL database
+    (:func:`domeng.storage.open_storage`): a home service on its SQLite file, which never
+    meets those failures, does not load it for them either."""
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is None:
+        return {}
+    return {psycopg.OperationalError: _database_unavailable}
+
+
 async def _not_allowed(request: Request, exc: Exception) -> Response:
     message = f"{request.method} is not allowed at {request.url.path}"
     allow = getattr(exc, "headers", None) or {}
@@ -592,11 +603,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={
-            404: _not_found,
-            405: _not_allowed,
-            psycopg.OperationalError: _database_unavailable,
-        },
+        exception_handlers={404: _not_found, 405: _not_allowed, **_database_errors()},
         # the Guard first: a request it refuses is answered at once, uncompressed
         middleware=[
             Middleware(Guard, allowed=sorted(h for h in hosts if h)),
