@@ -88,7 +88,8 @@ export function tickWaits(root, now = Date.now()) {
     for (const line of box.querySelectorAll("[data-deadline]")) {
       const out = line.querySelector("[data-wait-left]");
       const wait = { deadline: Number(line.dataset.deadline), seconds: Number(line.dataset.seconds) };
-      if (out) out.textContent = leftText(leftOf(wait, now));
+      const words = out && leftText(leftOf(wait, now));
+      if (out && out.textContent !== words) out.textContent = words; // unchanged: nothing to lay out
     }
   }
 }
