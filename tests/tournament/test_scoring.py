@@ -125,3 +125,19 @@ def test_games_lines_sum_the_points_over_the_rounds() -> None:
     assert lines["a"].score == 4 + 0 and lines["e"].score == 0 + 4
     assert lines["c"].score == 2 + 2
     assert lines["a"].won == 3 and lines["a"].passebunge == 1
+
+
+def test_equal_lines_are_listed_by_their_keys_whatever_order_they_come_in() -> None:
+    lines = [Line(k, Fraction(1), won=1, passebunge=2) for k in ("c", "a", "b")]
+    order = ranked(lines, {"a", "b", "c"})
+    assert [(x.key, x.place) for x in order] == [("a", 1), ("b", 1), ("c", 1)]
+    others = ranked([Line("y", Fraction(0)), Line("x", Fraction(0))], set())
+    assert [x.key for x in others] == ["x", "y"]  # the unranked too
+
+
+def test_a_games_line_counts_one_deal_a_table_game() -> None:
+    keys = ("a", "b", "c", "d", "e")
+    games = [TableGame(r, 1, keys, Z, (0, 1, 2, 3, 4), Z, Z, Z) for r in (1, 2, 3)]
+    lines = games_lines(games)
+    assert [lines[k].deals for k in keys] == [3] * 5
+    assert lines["a"].deal_scores == [4, 4, 4] and lines["e"].deal_scores == [0, 0, 0]
