@@ -95,3 +95,55 @@ def test_five_rounds_no_swap_would_meet_fewer_old_opponents(n: int) -> None:
         tables = seat(keys, met, number)
         _no_swap_helps(tables, met)
         add_meetings(met, tables)
+
+
+@pytest.mark.parametrize("n", [7, 10, 12, 15, 20, 23])
+def test_every_round_seats_every_entrant_exactly_once(n: int) -> None:
+    """The swaps move entrants between tables; none is lost or seated twice."""
+    keys = _keys(n)
+    met: dict[frozenset[str], int] = {}
+    for number in range(1, 9):
+        tables = seat(keys, met, number)
+        seated = [k for t in tables for k in t if k is not None]
+        assert sorted(seated) == keys, number
+        add_meetings(met, tables)
+
+
+def test_the_greedy_step_as_worked_by_hand() -> None:
+    """``a`` has met ``e`` and ``g``: ``a`` goes first (the most met), ``e`` and ``g`` to
+    the other table (they met ``a``), the others each to the emptier table (the first
+    when equal), in the order entered; no swap lowers the repeats (there are none), so
+    nobody is moved, and round 2 turns each table by one seat."""
+    met = {frozenset("ae"): 1, frozenset("ag"): 1}
+    greedy = [["a", "b", "c", "f", "i"], ["e", "g", "d", "h", "j"]]
+    assert seat(list("abcdefghij"), met, 2) == [t[-1:] + t[:-1] for t in greedy]
+
+
+def test_twenty_five_over_three_rounds_nobody_meets_anyone_twice() -> None:
+    """Five tables of five can be made three times over with no pair meeting again; the
+    swaps find it when the greedy step alone does not."""
+    keys = _keys(25)
+    met: dict[frozenset[str], int] = {}
+    for number in range(1, 4):
+        tables = seat(keys, met, number)
+        assert repeats(tables, met) == 0, number
+        add_meetings(met, tables)
+
+
+def test_at_the_last_table_the_computers_take_the_last_seats_every_round() -> None:
+    keys = _keys(12)
+    met: dict[frozenset[str], int] = {}
+    for number in range(1, 6):
+        tables = seat(keys, met, number)
+        assert [k is None for k in tables[-1]] == [False, False, True, True, True], number
+        add_meetings(met, tables)
+
+
+def test_meetings_add_up_over_the_rounds() -> None:
+    """A pair seated together in two rounds has met twice (and counts twice in the
+    repeats); empty places meet nobody."""
+    met: dict[frozenset[str], int] = {}
+    add_meetings(met, [["a", "b", None], ["c", "d"]])
+    add_meetings(met, [["a", "b", "c"]])
+    assert met == {frozenset("ab"): 2, frozenset("cd"): 1, frozenset("ac"): 1, frozenset("bc"): 1}
+    assert repeats([["a", "b"]], met) == 2
