@@ -420,7 +420,8 @@ def test_after_two_time_outs_a_computer_plays_on_until_back_to_my_seat(
                 page.click("[data-next-round]", timeout=1000)
         page.wait_for_timeout(200)
     assert back.is_visible(), "no computer played on for Andi"
-    assert page.locator("[data-notice]").inner_text() == EN["status.stood_in"]
+    said = EN["status.stood_in"].replace("{back}", EN["table.back"])  # the button named
+    assert page.locator("[data-notice]").inner_text() == said
     # (it plays on between rounds too: the round shown may have begun since)
     page.wait_for_function(
         "document.querySelector('.account').innerText.includes('A computer plays for Andi')"

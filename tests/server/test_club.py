@@ -178,6 +178,26 @@ def test_signing_in_and_out(club: Club) -> None:
     assert (r.status_code, code_of(r)) == (401, "not_signed_in")  # the session ended
 
 
+def _set_cookie(r: httpx.Response) -> dict[str, str]:
+    """The attributes of the response's ``Set-Cookie`` (lower case), and its value."""
+    value, *rest = r.headers["set-cookie"].split("; ")
+    return {"value": value} | {k.lower(): v for k, _, v in (a.partition("=") for a in rest)}
+
+
+def test_the_cookie_lasts_as_the_session_does_and_signing_out_clears_it(club: Club) -> None:
+    c = club.client()
+    r = c.post("/api/members/claim", json={"code": club.add("Besse"), "password": PASSWORD})
+    cookie = _set_cookie(r)
+    assert cookie["max-age"] == str(30 * 24 * 3600)  # SESSION_DAYS, not the browser's life
+    assert cookie["path"] == "/"  # the pages, the API and the WebSockets
+    assert c.cookies.get(COOKIE)
+    r = c.delete("/api/session")
+    cookie = _set_cookie(r)
+    assert cookie["value"] == f'{COOKIE}=""' and cookie["max-age"] == "0"
+    assert cookie["path"] == "/"
+    assert c.cookies.get(COOKIE) is None
+
+
 def test_a_member_without_a_password_yet_is_told_to_open_their_link(club: Club) -> None:
     club.add("Besse")
     r = club.http.post("/api/session", json={"name": "Besse", "password": PASSWORD})

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from domeng.cli import main
-from domeng.server.bodies import NewTable, TakeSeat
+from domeng.server.bodies import NewTable, TakeSeat, read_body
 from domeng.server.clock import FakeClock
 from domeng.server.club import Club
 from domeng.server.club.members import (
@@ -27,13 +27,33 @@ from domeng.server.club.members import (
 from domeng.server.club.moderation import mute
 from domeng.server.club.passwords import MIN_PASSWORD, common_passwords, weakness
 from domeng.server.club.purge import EVERY, LINKS_KEPT_DAYS
-from domeng.server.club.sessions import new_session
-from domeng.server.club.throttle import ACCOUNT_FREE, FIRST, LONGEST, Guesses
+from domeng.server.club.roles import may_act_on, may_give
+from domeng.server.club.routes import WORDS, Mute
+from domeng.server.club.sessions import COOKIE, cookie_token, new_session
+from domeng.server.club.throttle import (
+    ACCOUNT,
+    ACCOUNT_FREE,
+    ADDRESS_FREE,
+    FIRST,
+    KEPT,
+    LONGEST,
+    Guesses,
+    Throttle,
+)
 from domeng.server.connection import Connection
 from domeng.server.hub import Hub
 from domeng.server.messages import Chat
 from domeng.server.tables import Table, TableError, hash_token
-from domeng.storage import ADMIN, GUEST, MEMBER, MemoryStorage, SQLiteStorage, StoredMember
+from domeng.storage import (
+    ADMIN,
+    GUEST,
+    MEMBER,
+    OWNER,
+    MemoryStorage,
+    SQLiteStorage,
+    StoredGuesses,
+    StoredMember,
+)
 
 from .conftest import drain
 from .test_server_clock import InlineRunner
@@ -346,3 +366,163 @@ def test_what_an_admin_did_through_another_process_is_done_here() -> None:
         await there.close()
 
     asyncio.run(main())
+
+
+def test_at_most_kept_counts_are_kept_the_longest_unguessed_forgotten_first() -> None:
+    clock = FakeClock()
+    t = Throttle(clock, 0, ACCOUNT)  # no free guess: every wrong one locks
+    t.wrong("first")
+    for n in range(KEPT - 1):
+        t.wrong(f"k{n}")
+    t.wrong("first")  # guessed at again: now the newest
+    assert t.wait("first") > 0 and t.wait("k0") > 0  # KEPT counts: all kept
+    t.wrong("one more")
+    assert t.wait("k0") == 0  # the longest unguessed is forgotten
+    assert t.wait("first") > 0 and t.wait("k1") > 0 and t.wait("one more") > 0
+
+
+def test_the_counts_read_back_after_a_restart_lock_and_age_as_before() -> None:
+    clock = FakeClock()
+    g = Guesses(clock)
+    kept: dict[tuple[str, str], StoredGuesses] = {}
+    for n in range(ADDRESS_FREE + 1):  # at many accounts from one address
+        for count in g.wrong("Besse" if n < ACCOUNT_FREE + 1 else f"Nobody {n}", "a"):
+            kept.pop((count.kind, count.name), None)
+            kept[(count.kind, count.name)] = count  # the oldest first
+    again = Guesses(clock)  # the service started anew
+    again.load(list(kept.values()))
+    for name, address in (("Besse", "b"), ("Daeng", "a")):  # the account, the address
+        with pytest.raises(TableError) as e:
+            again.check(name, address)
+        assert e.value.code == "too_many_guesses", (name, address)
+    again.check("Daeng", "b")
+    clock.advance(LONGEST + 1)  # a long quiet, counted from the last guess read back
+    again.wrong("Besse", "c")
+    assert again.accounts.wait("besse") == 0
+
+
+def test_a_password_needs_four_different_characters() -> None:
+    assert weakness("abcabcabcabc", "Besse") is not None  # three
+    assert weakness("ABCabcABCabc", "Besse") is not None  # three, in any case
+    assert weakness("abcdabcdabcd", "Besse") is None  # four
+
+
+def _members(s: MemoryStorage) -> dict[str, StoredMember]:
+    """One member of each role (and a second admin), by a name that says it."""
+    made = {
+        "owner": OWNER, "admin": ADMIN, "admin2": ADMIN, "member": MEMBER, "guest": GUEST
+    }  # fmt: skip
+    return {
+        name: add_member(s, name, role, AT, table="t1" if role == GUEST else None).member
+        for name, role in made.items()
+    }
+
+
+def test_who_may_act_on_whom_the_owner_above_the_admins_above_the_rest() -> None:
+    m = _members(MemoryStorage())
+    allowed = {
+        "owner": {"admin", "admin2", "member", "guest"},  # everyone but themselves
+        "admin": {"member", "guest"},  # below them only
+        "admin2": {"member", "guest"},
+    }
+    for actor, who in m.items():
+        for target, whom in m.items():
+            if target in allowed.get(actor, set()):
+                may_act_on(who, whom)
+                continue
+            with pytest.raises(TableError) as e:
+                may_act_on(who, whom)
+            expected = "outranked" if actor in allowed else "not_admin"
+            assert (e.value.code, e.value.status) == (expected, 403), (actor, target)
+
+
+def test_only_the_owner_makes_admins_and_nobody_makes_an_owner() -> None:
+    m = _members(MemoryStorage())
+    may_give(m["owner"], ADMIN)
+    for role in (MEMBER, GUEST):
+        may_give(m["owner"], role)
+        may_give(m["admin"], role)
+    for actor, role, code in (
+        ("owner", OWNER, "outranked"), ("admin", ADMIN, "outranked"),
+        ("admin", OWNER, "outranked"), ("member", GUEST, "not_admin"),
+        ("guest", GUEST, "not_admin"),
+    ):  # fmt: skip
+        with pytest.raises(TableError) as e:
+            may_give(m[actor], role)
+        assert e.value.code == code, (actor, role)
+
+
+def test_a_mute_of_no_minutes_lets_them_talk_again_and_the_audit_log_has_both() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        club = Club(hub)
+        await club.start()
+        admin, besse, t, c = await _besse_at_a_table(s, hub, clock)
+        assert await mute(club, admin, besse, 10) == clock.wall() + 600
+        with pytest.raises(TableError):
+            await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "hi"}))
+        assert await mute(club, admin, besse, 0) == 0.0
+        await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "hi"}))
+        assert t.chat[-1]["name"] == "Besse"
+        stored = s.member(name="Besse")
+        assert stored is not None and stored.muted_until == 0.0
+        logged = [(e.actor, e.action, e.target, e.detail) for e in s.audit(10)]
+        assert logged[:2] == [("Ani", "mute", "Besse", "0 min"), ("Ani", "mute", "Besse", "10 min")]
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_an_admin_may_not_mute_another_admin() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock)
+        club = Club(hub)
+        await club.start()
+        ani = add_member(s, "Ani", ADMIN, clock.wall()).member
+        bau = add_member(s, "Bau", ADMIN, clock.wall()).member
+        with pytest.raises(TableError) as e:
+            await mute(club, ani, bau, 10)
+        assert e.value.code == "outranked"
+        stored = s.member(name="Bau")
+        assert bau.id not in club.mutes and stored is not None and stored.muted_until == 0.0
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_mute_lasts_a_week_at_most() -> None:
+    assert read_body({"minutes": 7 * 24 * 60}, Mute, WORDS).minutes == 7 * 24 * 60
+    with pytest.raises(TableError) as e:
+        read_body({"minutes": 7 * 24 * 60 + 1}, Mute, WORDS)
+    assert e.value.code == "bad_field"
+    with pytest.raises(TableError):
+        read_body({"minutes": -1}, Mute, WORDS)
+
+
+def test_a_guests_session_lasts_as_long_as_its_link() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock)
+        club = Club(hub)
+        guest = add_member(s, "Tamu", GUEST, clock.wall(), table="t1").member
+        token = new_session(s, guest, clock.wall())
+        clock.advance(GUEST_HOURS * 3600 - 1)
+        assert (await club.signed_in(token)).name == "Tamu"
+        clock.advance(1)
+        with pytest.raises(TableError) as e:
+            await club.signed_in(token)
+        assert e.value.code == "not_signed_in"
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_cookie_header_names_a_session_or_nothing() -> None:
+    assert cookie_token(f"a=1; {COOKIE}=tok; b=2") == "tok"
+    for header in (None, "", "a=1", f"{COOKIE}=", "a=1; ,=2"):  # the last: not a cookie
+        assert cookie_token(header) is None, header

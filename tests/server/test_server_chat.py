@@ -18,8 +18,8 @@ from domeng.server.messages import Chat
 from domeng.server.tables import Connection, Table, TableError
 from domeng.storage import MemoryStorage
 
-from .conftest import drain
-from .test_server_clock import InlineRunner, run
+from .conftest import drain, run_apart
+from .test_server_clock import InlineRunner
 
 Said = dict[str, Any]
 
@@ -67,7 +67,7 @@ def test_a_message_of_the_longest_length_is_said_and_one_more_character_refused(
         assert t.chat[-1]["text"] == "z" * MAX_TEXT
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "bell\x07", "two\nlines", "tab\there", "\u200b"])
@@ -77,7 +77,7 @@ def test_only_printable_words_are_said(text: str) -> None:
         await _refused(hub, t, ann, _chat(text=text), "bad_field")
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_quick_phrase_is_kept_as_its_key_and_an_unknown_one_refused() -> None:
@@ -90,7 +90,7 @@ def test_a_quick_phrase_is_kept_as_its_key_and_an_unknown_one_refused() -> None:
         await _refused(hub, t, ann, _chat(phrase="dance"), "bad_field")
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_five_messages_in_ten_seconds_to_the_millisecond() -> None:
@@ -112,7 +112,7 @@ def test_five_messages_in_ten_seconds_to_the_millisecond() -> None:
         assert [m["text"] for m in t.chat] == [f"m{n}" for n in range(7)]
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 @pytest.mark.parametrize("allowed", [False, True])
@@ -128,4 +128,4 @@ def test_spectators_talk_only_where_the_table_allows_it(allowed: bool) -> None:
         assert (t.chat[-1]["seat"], t.chat[-1]["name"]) == (0, "Ann")
         await hub.close()
 
-    run(main)
+    run_apart(main)

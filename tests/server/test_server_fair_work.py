@@ -26,8 +26,8 @@ from domeng.server.work import IN_FLIGHT, InFlight
 from domeng.server.workers import HINT_NICE, RECORD_NICE, in_pool
 from domeng.storage import MemoryStorage
 
-from .conftest import drain
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import drain, run_apart
+from .test_server_clock import InlineRunner, settle
 from .test_server_replays import long_record
 
 WAIT = 60.0
@@ -140,7 +140,7 @@ def test_a_seat_has_one_hint_under_way_whichever_connection_asks() -> None:
         assert runner.thinking == 2
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_an_address_has_at_most_its_share_of_hints_under_way() -> None:
@@ -173,7 +173,7 @@ def test_an_address_has_at_most_its_share_of_hints_under_way() -> None:
         assert [m["reply_to"] for m in drain(c) if m["type"] == "hint"] == [2]
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_work_under_way_is_counted_per_address_and_kind() -> None:

@@ -332,7 +332,8 @@ def test_the_share_of_talk_is_a_seats_whatever_its_connections() -> None:
     from domeng.server.tables import Connection, TableError
     from domeng.storage import MemoryStorage
 
-    from .test_server_clock import InlineRunner, run
+    from .conftest import run_apart
+    from .test_server_clock import InlineRunner
 
     async def main() -> None:
         clock = FakeClock()
@@ -371,4 +372,4 @@ def test_the_share_of_talk_is_a_seats_whatever_its_connections() -> None:
         await _asyncio.sleep(0)
         await hub.close()
 
-    run(main)
+    run_apart(main)

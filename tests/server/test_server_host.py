@@ -20,7 +20,8 @@ from domeng.server.hub import Hub
 from domeng.server.tables import Connection, Table, TableError
 from domeng.storage import MemoryStorage
 
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 ANN: dict[str, Any] = {"kind": "person", "name": "Ann"}
 COMPUTER: dict[str, Any] = {"kind": "computer", "level": "random"}
@@ -62,7 +63,7 @@ def test_only_the_hosts_token_has_a_say() -> None:
         assert list(answer["invites"]) == ["1"]
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_game_in_progress_is_not_removed_and_a_finished_one_not_changed() -> None:
@@ -78,7 +79,7 @@ def test_a_game_in_progress_is_not_removed_and_a_finished_one_not_changed() -> N
         assert t.id not in hub.tables
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_only_a_persons_seat_is_replaced_and_only_a_computers_invited() -> None:
@@ -92,7 +93,7 @@ def test_only_a_persons_seat_is_replaced_and_only_a_computers_invited() -> None:
         assert (s.kind, s.level, s.invite, s.token_hash) == ("computer", "random", None, None)
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_person_invited_during_a_round_plays_from_the_next() -> None:
@@ -108,7 +109,7 @@ def test_a_person_invited_during_a_round_plays_from_the_next() -> None:
         assert t.computer_level(3) is not None  # the round under way is played on for it
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_the_seat_in_turn_handed_to_a_computer_loses_its_clock() -> None:
@@ -128,7 +129,7 @@ def test_the_seat_in_turn_handed_to_a_computer_loses_its_clock() -> None:
         assert t.seats[0].stored.timeouts == 0
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_again_keeps_every_setting_and_gives_tokens_to_the_connected_alone() -> None:
@@ -153,7 +154,7 @@ def test_again_keeps_every_setting_and_gives_tokens_to_the_connected_alone() -> 
         assert invited.token_hash is None and invited.invite and not invited.open
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_again_keeps_an_open_seat_open() -> None:
@@ -169,4 +170,4 @@ def test_again_keeps_an_open_seat_open() -> None:
         assert s.open and s.token_hash is None and s.invite is None
         await hub.close()
 
-    run(main)
+    run_apart(main)

@@ -16,7 +16,8 @@ from domeng.server.hub import Hub
 from domeng.server.tables import Connection, Table
 from domeng.storage import MemoryStorage, SQLiteStorage, Storage
 
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 
 def hand_out(t: Table) -> set[str]:
@@ -72,7 +73,7 @@ def test_the_live_round_stays_hidden_whatever_the_seats_become(change: str, tmp_
         assert record_rounds(t2) == 0, "the live round's deal is in the record after a restart"
         await again.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_table_of_computers_alone_shows_its_live_round() -> None:
@@ -89,4 +90,4 @@ def test_a_table_of_computers_alone_shows_its_live_round() -> None:
         assert record_rounds(t) == 1  # nobody's hand to hide: watched live, as before
         await hub.close()
 
-    run(main)
+    run_apart(main)

@@ -17,7 +17,8 @@ from domeng.server.settings import Settings
 from domeng.server.tables import hash_token
 from domeng.storage import MemoryStorage, StoredDeal, StoredPlay, StoredSeat, StoredTable
 
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 COMPUTERS = LOAD_BATCH + 30
 """Tables of computer players stopped mid-round: more than one batch."""
@@ -79,7 +80,7 @@ def test_a_start_reads_the_tables_in_the_background_and_each_moves_on_by_itself(
         assert person.state > states[person.id]
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_table_named_before_its_turn_is_read_at_once_and_only_once() -> None:
@@ -99,4 +100,4 @@ def test_a_table_named_before_its_turn_is_read_at_once_and_only_once() -> None:
         assert list(hub.tables) == ids  # and the list is oldest first all the same
         await hub.close()
 
-    run(main)
+    run_apart(main)

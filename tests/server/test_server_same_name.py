@@ -20,7 +20,8 @@ from domeng.server.tables import Connection
 from domeng.storage import MemoryStorage
 from domeng.terminal.session import SPARE_NAME, new_seats
 
-from .test_server_clock import InlineRunner, run
+from .conftest import run_apart
+from .test_server_clock import InlineRunner
 from .test_server_host import _host
 
 Json = dict[str, Any]
@@ -245,7 +246,7 @@ def test_again_renames_a_computer_named_like_a_person_of_an_older_table() -> Non
         assert names[0] == "Ann" and names[2:] == ["Cicci (random)", "Daeng (random)", "Zed"]
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 # -- a tournament's entrants ---------------------------------------------------------------

@@ -20,7 +20,8 @@ from domeng.server.registry import IDLE_DAYS
 from domeng.server.tables import Connection, Table, TableError
 from domeng.storage import MemoryStorage
 
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 DAY = 86_400
 PERSON: dict[str, Any] = {"kind": "person"}
@@ -61,7 +62,7 @@ def test_a_seat_is_taken_once() -> None:
         await _refused(hub, t, "computer_seat", 409, hub.take_seat, t, 2, TakeSeat(name="Cicci"))
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_an_invited_seat_is_taken_with_its_code_alone() -> None:
@@ -77,7 +78,7 @@ def test_an_invited_seat_is_taken_with_its_code_alone() -> None:
         assert t.seats[1].stored.invite is None  # the code is used up
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_seat_taken_during_a_round_plays_from_the_next() -> None:
@@ -95,7 +96,7 @@ def test_a_seat_taken_during_a_round_plays_from_the_next() -> None:
         assert t.waiting(1) and t.computer_level(1) is not None  # not Ciccio's round yet
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_no_seat_is_taken_at_a_finished_game() -> None:
@@ -108,7 +109,7 @@ def test_no_seat_is_taken_at_a_finished_game() -> None:
         await _refused(hub, t, "game_over", 409, hub.take_seat, t, 1, TakeSeat(name="Budi"))
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_seat_left_is_invited_anew_or_open_again() -> None:
@@ -131,7 +132,7 @@ def test_a_seat_left_is_invited_anew_or_open_again() -> None:
         assert t.seats[2].stored.open and t.seats[2].stored.invite is None
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 @pytest.mark.parametrize(("named", "host"), [((1, 3), 1), ((4,), 4), ((), None)])
@@ -145,7 +146,7 @@ def test_the_hosts_seat_is_the_first_person_named(named: tuple[int, ...], host: 
         assert kept is not None and kept.host_seat == host
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 async def _waiting_table(hub: Hub) -> Table:
@@ -168,7 +169,7 @@ def test_a_game_is_closed_one_millisecond_past_thirty_idle_days() -> None:
         assert t.finished and t.why_ended == "idle"
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 @pytest.mark.parametrize("who", ["watching", "seated"])
@@ -187,7 +188,7 @@ def test_a_game_someone_is_at_is_never_closed_as_idle(who: str) -> None:
         assert t.finished and t.why_ended == "idle"
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_the_look_for_idle_games_comes_again_every_hour() -> None:
@@ -205,4 +206,4 @@ def test_the_look_for_idle_games_comes_again_every_hour() -> None:
         assert t.finished
         await hub.close()
 
-    run(main)
+    run_apart(main)

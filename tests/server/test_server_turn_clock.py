@@ -18,7 +18,8 @@ from domeng.server.tables import Connection, Table
 from domeng.server.turnclock import TurnClock
 from domeng.storage import MemoryStorage
 
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 
 @dataclass
@@ -233,4 +234,4 @@ def test_two_people_in_a_row_each_get_the_whole_time_and_the_second_times_out() 
         assert t.seats[0].stored.timeouts == 0
         await hub.close()
 
-    run(main)
+    run_apart(main)

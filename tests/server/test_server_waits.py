@@ -6,6 +6,7 @@ All on a fake clock."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -18,12 +19,20 @@ from domeng.server.host import HostAction, act
 from domeng.server.hub import Hub
 from domeng.server.messages import Back, Play, Ready
 from domeng.server.tables import CLOCK_OUTS, Connection, Table, TableError
-from domeng.server.waits import MIN_READY_SECONDS, READY_SECONDS, SEAT_SECONDS
+from domeng.server.waits import (
+    MIN_READY_SECONDS,
+    READY_SECONDS,
+    SEAT_SECONDS,
+    ready_has_deadline,
+    ready_waits,
+)
 from domeng.storage import MemoryStorage
 
-from .test_server_clock import InlineRunner, run, settle
+from .conftest import run_apart
+from .test_server_clock import InlineRunner, settle
 
 ANN = {"kind": "person", "name": "Ann"}
+BO = {"kind": "person", "name": "Bo"}
 COMPUTER = {"kind": "computer", "level": "random"}
 
 
@@ -83,12 +92,14 @@ def test_the_next_round_waits_for_ready_until_its_deadline(
 ) -> None:
     async def main() -> None:
         hub, clock, t, created = await table(
-            [ANN] + [COMPUTER] * 4, stand_in=None, turn_seconds=turn_seconds
+            [ANN, BO] + [COMPUTER] * 3, stand_in=None, turn_seconds=turn_seconds
         )
-        ann = Connection()
+        ann, bo = Connection(), Connection()
         hub.hello(t, ann, created.tokens[0])
-        await play_round(hub, clock, t, {0: ann})
+        hub.hello(t, bo, created.tokens[1])
+        await play_round(hub, clock, t, {0: ann, 1: bo})
         assert t.status == "between"
+        await ready(hub, t, bo)  # Bo is ready at once: Ann holds him up
         waiting = t.public_json()["waiting_for"]
         assert waiting is not None
         assert waiting["kind"] == "ready" and waiting["seats"] == [0]
@@ -99,8 +110,8 @@ def test_the_next_round_waits_for_ready_until_its_deadline(
         await settle(hub, clock)
         assert t.status == "between" and len(t.game.rounds) == 1  # not yet
 
-        clock.advance(0.001)  # the deadline: the round starts without her, after the
-        await settle(hub, clock)  # pace (only computers play it now)
+        clock.advance(0.001)  # the deadline: the round starts without her
+        await settle(hub, clock)
         assert t.seats[0].stored.timeouts >= CLOCK_OUTS and t.public_json()["waiting_for"] is None
         clock.advance(0.8)
         await settle(hub, clock)
@@ -113,7 +124,7 @@ def test_the_next_round_waits_for_ready_until_its_deadline(
         assert t.public_json()["seats"][0]["stand_in"] is False
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_ready_in_time_deals_at_once_and_the_wait_is_gone() -> None:
@@ -130,7 +141,7 @@ def test_ready_in_time_deals_at_once_and_the_wait_is_gone() -> None:
         assert t.public_json()["seats"][0]["stand_in"] is False
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_two_people_one_ready_the_round_starts_without_the_other() -> None:
@@ -154,7 +165,7 @@ def test_two_people_one_ready_the_round_starts_without_the_other() -> None:
         assert seats[0]["stand_in"] is False and seats[1]["stand_in"] is True
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_the_host_starts_the_next_round_now() -> None:
@@ -174,7 +185,7 @@ def test_the_host_starts_the_next_round_now() -> None:
         assert t.public_json()["seats"][0]["stand_in"] is True
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_seat_nobody_takes_is_waited_for_then_a_computer_plays_it() -> None:
@@ -198,7 +209,7 @@ def test_a_seat_nobody_takes_is_waited_for_then_a_computer_plays_it() -> None:
         assert t.public_json()["seats"][1]["taken"] is False  # still the friend's to take
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_the_host_waits_longer_or_starts_now() -> None:
@@ -219,7 +230,7 @@ def test_the_host_waits_longer_or_starts_now() -> None:
         assert refused.value.code == "not_waiting"
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_a_table_nobody_sits_at_waits_for_no_deadline() -> None:
@@ -232,7 +243,7 @@ def test_a_table_nobody_sits_at_waits_for_no_deadline() -> None:
         assert t.status == "waiting"
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_coming_back_for_a_moment_does_not_put_the_stand_in_off() -> None:
@@ -268,7 +279,7 @@ def test_coming_back_for_a_moment_does_not_put_the_stand_in_off() -> None:
         assert t.state > state  # the stand-in played for her
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_an_away_seat_shows_when_its_stand_in_takes_over_to_the_millisecond() -> None:
@@ -308,7 +319,7 @@ def test_an_away_seat_shows_when_its_stand_in_takes_over_to_the_millisecond() ->
         assert seat["stand_in"] is True and seat["away"] is None
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_no_away_countdown_where_no_stand_in_would_take_over() -> None:
@@ -323,7 +334,7 @@ def test_no_away_countdown_where_no_stand_in_would_take_over() -> None:
             assert t.public_json()["seats"][0]["away"] is None, settings
             await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_back_takes_the_seat_back_once_a_round() -> None:
@@ -362,7 +373,7 @@ def test_back_takes_the_seat_back_once_a_round() -> None:
         assert refused.value.code == "back_limited"
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 @pytest.mark.parametrize(
@@ -391,35 +402,86 @@ def test_a_seat_nobody_sits_in_is_not_waited_for_between_rounds() -> None:
         hub.hello(t, ann, created.tokens[0])
         await host(hub, t, created.host_token, "start")  # without the open seat
         await play_round(hub, clock, t, {0: ann})
-        assert t.public_json()["waiting_for"]["seats"] == [0]  # Ann alone
+        assert ready_waits(t) == [0]  # Ann alone: the open seat is not waited for
+        assert t.public_json()["waiting_for"] is None  # and she holds nobody up
         await ready(hub, t, ann)
         await settle(hub, clock)
         assert len(t.game.rounds) == 2  # the open seat did not hold it
         await hub.close()
 
-    run(main)
+    run_apart(main)
 
 
 def test_ready_brings_a_person_back_from_the_stand_in() -> None:
     async def main() -> None:
-        hub, clock, t, created = await table([ANN] + [COMPUTER] * 4, stand_in=None)
-        ann = Connection()
+        hub, clock, t, created = await table(
+            [ANN, BO] + [COMPUTER] * 3, stand_in=None, turn_seconds=None
+        )
+        ann, bo = Connection(), Connection()
         hub.hello(t, ann, created.tokens[0])
-        await play_round(hub, clock, t, {0: ann})
+        hub.hello(t, bo, created.tokens[1])
+        await play_round(hub, clock, t, {0: ann, 1: bo})
+        await ready(hub, t, bo)
         clock.advance(READY_SECONDS)  # not ready in time: a computer plays round 2 for her
         await settle(hub, clock)
         clock.advance(0.8)
         await settle(hub, clock)
         assert len(t.game.rounds) == 2
-        await play_round(hub, clock, t, {})
+        await play_round(hub, clock, t, {1: bo})
         assert len(t.game.rounds) == 2 and t.status == "between"
         assert t.public_json()["seats"][0]["stand_in"] is True
-        await ready(hub, t, ann)  # ready for round 3 (dealt after the pace, as only
-        clock.advance(0.8)  # computers were playing): she plays it herself
+        await ready(hub, t, bo)
+        await ready(hub, t, ann)  # ready for round 3: she plays it herself
+        clock.advance(0.8)
         await settle(hub, clock)
         assert len(t.game.rounds) == 3
         assert t.public_json()["seats"][0]["stand_in"] is False
         assert t.seats[0].stored.timeouts == 0
         await hub.close()
 
-    run(main)
+    run_apart(main)
+
+
+def test_a_person_alone_with_computers_is_waited_for_without_a_deadline() -> None:
+    """Nobody else sits: reading the round's summary for ten minutes holds nobody up, so
+    no computer takes her seat and no "time ran out" is said; "ready" deals at once."""
+
+    async def main() -> None:
+        hub, clock, t, created = await table([ANN] + [COMPUTER] * 4, stand_in=None)
+        ann = Connection()
+        hub.hello(t, ann, created.tokens[0])
+        await play_round(hub, clock, t, {0: ann})
+        assert t.status == "between" and ready_waits(t) == [0]
+        assert not ready_has_deadline(t) and t.public_json()["waiting_for"] is None
+        for _ in range(10):
+            clock.advance(READY_SECONDS)
+            await settle(hub, clock)
+        assert len(t.game.rounds) == 1 and t.status == "between"
+        assert t.seats[0].stored.timeouts == 0
+        assert t.public_json()["seats"][0]["stand_in"] is False
+        await ready(hub, t, ann)
+        await settle(hub, clock)
+        assert len(t.game.rounds) == 2 and t.status == "playing"
+        await hub.close()
+
+    run_apart(main)
+
+
+def test_the_deadline_comes_with_a_second_person_or_a_tournament() -> None:
+    """The ready wait ends at a deadline exactly when going on spares someone: a second
+    person who sits (an open seat nobody took is nobody), or the tournament the table plays for."""
+
+    async def main() -> None:
+        hub1, _, alone, _ = await table([ANN] + [COMPUTER] * 4)
+        assert not ready_has_deadline(alone)
+        open_seat = {"kind": "person", "open": True}
+        hub2, _, invited, _ = await table([ANN, open_seat] + [COMPUTER] * 3)  # nobody took it
+        assert not ready_has_deadline(invited)
+        hub3, _, two, _ = await table([ANN, BO] + [COMPUTER] * 3)
+        assert ready_has_deadline(two)
+        alone.settings = dataclasses.replace(alone.settings, tournament="abcdef0123")
+        assert ready_has_deadline(alone)
+        for hub in (hub1, hub2, hub3):
+            await hub.close()
+
+    run_apart(main)

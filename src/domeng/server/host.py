@@ -32,7 +32,7 @@ from .players import default_level
 from .profiles import token_of
 from .refusals import Rule, Wording
 from .seats import invite_code
-from .waits import SEAT_SECONDS
+from .waits import SEAT_SECONDS, waits_for_ready
 
 if TYPE_CHECKING:
     from .registry import Created, Registry
@@ -146,6 +146,8 @@ async def _go_on(t: Table, action: str) -> None:
     their whole time again, ``next_round`` starts it without whoever is not ready."""
     kind = t.wait.kind if t.wait is not None else None
     wanted = "ready" if action == "next_round" else "seats"
+    if wanted == "ready" and waits_for_ready(t):
+        kind = "ready"  # a person alone at the table: waited for with no deadline
     if kind != wanted:
         what = "the people's ready" if wanted == "ready" else "a seat nobody took"
         raise TableError("not_waiting", f"the table is not waiting for {what}", 409)

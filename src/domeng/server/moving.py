@@ -28,7 +28,14 @@ from .errors import TableError
 from .fixed import fixed_deal
 from .seats import CLOCK_OUTS
 from .services import log
-from .waits import SEAT_SECONDS, WaitKind, empty_seats, ready_seconds, ready_waits
+from .waits import (
+    SEAT_SECONDS,
+    WaitKind,
+    empty_seats,
+    ready_has_deadline,
+    ready_seconds,
+    ready_waits,
+)
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -89,7 +96,8 @@ class MovingOn:
         if r.finished:
             waiting = ready_waits(t)
             if waiting:
-                t.waits.wait(t, "ready", ready_seconds(t), key=r.number)
+                if ready_has_deadline(t):
+                    t.waits.wait(t, "ready", ready_seconds(t), key=r.number)
                 for n in waiting:
                     self._wake_when_away(n, now)
                 return

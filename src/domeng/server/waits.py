@@ -7,6 +7,9 @@ A table never waits for ever on one person (issue: an idle friend stalled the ta
   time, at least :data:`MIN_READY_SECONDS`, else :data:`READY_SECONDS`), without
   whoever is not ready: the stand-in plays their seat until they are back
   (``ready`` or ``back``). The host may start the next round at once (``next_round``).
+  A person alone at a table of computer players holds nobody up, so their next round
+  waits for them, however long they read its summary (:func:`ready_has_deadline`),
+  except at a tournament's table, whose round the other tables wait for.
 - **Seats never taken.** A new table deals once every person's seat is taken; while
   someone sits and an invited or open seat is still empty, the wait lasts
   :data:`SEAT_SECONDS`, after which the game starts with a computer player in each
@@ -144,6 +147,22 @@ def ready_waits(t: Table) -> list[int]:
         and s.stored.ready < number
         and t.computer_level(n) is None
     ]
+
+
+def waits_for_ready(t: Table) -> bool:
+    """Whether ``t`` is between rounds and its next round waits for someone's ``ready``
+    (with a deadline or, a person alone at it, without)."""
+    return t.started and not t.finished and t.game.round.finished and bool(ready_waits(t))
+
+
+def ready_has_deadline(t: Table) -> bool:
+    """Whether the wait for ``ready`` ends at a deadline: when going on without whoever is
+    not ready spares someone a wait, another person who sits at the table, or the
+    tournament the table plays for."""
+    if t.settings.tournament is not None:
+        return True
+    people = sum(s.stored.kind == "person" and s.stored.token_hash is not None for s in t.seats)
+    return people > 1
 
 
 def empty_seats(t: Table) -> list[int]:

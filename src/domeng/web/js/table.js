@@ -717,7 +717,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     const notice = q("[data-notice]");
     const elsewhere = !!st.elsewhere && !seated().length;
     notice.hidden = !(standIn || waitingSeat || elsewhere);
-    notice.textContent = standIn ? t("status.stood_in") : waitingSeat ? t("status.waiting_seat") : elsewhere ? t("error.seat_elsewhere") : "";
+    notice.textContent = standIn ? t("status.stood_in", { back: t("table.back") }) : waitingSeat ? t("status.waiting_seat") : elsewhere ? t("error.seat_elsewhere") : "";
     notice.toggleAttribute("data-elsewhere", elsewhere && !standIn && !waitingSeat);
     // what the table waits for, until when (waits.js)
     drawWait(q("[data-wait]"), { table, names: nm, host: !!hostToken(tableId), tableId, done: hostDone });
