@@ -364,7 +364,7 @@ def test_a_burst_of_refusals_is_said_once_in_words(page: Any, service: Service) 
 
 
 NUMBERS_CHECK = """async () => {
-  const { reviewElement } = await import("/web/js/coach.js");
+  const { luckSkillElement, reviewElement } = await import("/web/js/coach.js");
   const { ratingText } = await import("/web/js/profiles.js");
   const { numberText } = await import("/web/js/i18n.js");
   const move = (tile, end, value) => ({ tile, end, value });
@@ -376,7 +376,9 @@ NUMBERS_CHECK = """async () => {
       hindsight: { played: -2.25, best: move("3-3", "right", -0.75) } }] };
   const review = reviewElement(doc, ["Andi", "Besse", "Cicci", "Daeng", "Emba"]).textContent;
   const rating = ratingText({ rating: 25.04, uncertainty: 8.33 });
-  return { review, rating, big: numberText(1200) };
+  const one = luckSkillElement({ seat: 0, luck_skill: { received: 1, decisions: 0, deal: 1 } },
+    ["Andi"]).textContent;
+  return { review, rating, big: numberText(1200), one };
 }"""
 
 
@@ -396,6 +398,8 @@ def test_the_coach_and_the_ratings_write_numbers_as_the_language_does(
     assert re.search(rf"\d\{other}\d\d\b", got["review"]) is None, got["review"]
     assert got["rating"].startswith(f"25{sign}0") and f"8{sign}3" in got["rating"], got
     assert got["big"] == f"1{group}200"
+    # one STONE received is counted as the language counts (English: "1 STONE")
+    assert ("received 1 STONE:" if code == "en" else "menerima 1 STONES:") in got["one"], got
 
 
 def test_the_host_s_badge_stays_whole_on_a_phone_in_hindi(page: Any, service: Service) -> None:

@@ -4,7 +4,7 @@
 // beliefs about the hidden hands. The texts are the language file's "coach" group.
 
 import { api } from "./api.js";
-import { language, numberText, setTermText, t } from "./i18n.js";
+import { language, numberText, setTermText, stonesText as countOfStones, t } from "./i18n.js";
 import { h } from "./summary.js";
 
 /** A text of the "coach" group, with {placeholders} filled in. */
@@ -162,7 +162,7 @@ export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
 export function luckSkillElement(doc, names) {
   const ls = doc.luck_skill;
   if (!ls) return null;
-  const text = ct("luck_skill", { who: names[doc.seat], received: ls.received, skill: stonesText(ls.decisions), luck: stonesText(ls.deal) });
+  const text = ct("luck_skill", { who: names[doc.seat], received: countOfStones(ls.received), skill: stonesText(ls.decisions), luck: stonesText(ls.deal) });
   const p = h("p", { class: "luck-skill", "data-luck-skill": "" });
   p.dataset.decisions = String(ls.decisions);
   p.dataset.deal = String(ls.deal);
