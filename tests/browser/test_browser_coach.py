@@ -45,7 +45,7 @@ def test_every_coach_text_the_pages_ask_for_exists() -> None:
     source = (WEB / "js" / "coach.js").read_text(encoding="utf-8")
     assert "ct(`reason.${r.key}`" in source and "ct(`mark_${d.mark}`)" in source
     asked |= {f"reason.{k}" for k in REASONS} | {"mark_mistake", "mark_blunder"}
-    asked |= {"move_left", "move_right", "end_left", "end_right"}
+    asked |= {"move_left", "move_right", "move_open", "end_left", "end_right"}
     asked |= {"setting_auto", "setting_on", "setting_off"}
     assert asked and sorted(asked - set(en)) == []
 

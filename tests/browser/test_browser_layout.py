@@ -364,7 +364,7 @@ def test_a_burst_of_refusals_is_said_once_in_words(page: Any, service: Service) 
 
 
 NUMBERS_CHECK = """async () => {
-  const { luckSkillElement, reviewElement } = await import("/web/js/coach.js");
+  const { decisionElement, luckSkillElement, reviewElement } = await import("/web/js/coach.js");
   const { ratingText } = await import("/web/js/profiles.js");
   const { numberText } = await import("/web/js/i18n.js");
   const move = (tile, end, value) => ({ tile, end, value });
@@ -378,7 +378,9 @@ NUMBERS_CHECK = """async () => {
   const rating = ratingText({ rating: 25.04, uncertainty: 8.33 });
   const one = luckSkillElement({ seat: 0, luck_skill: { received: 1, decisions: 0, deal: 1 } },
     ["Andi"]).textContent;
-  return { review, rating, big: numberText(1200), one };
+  const first = { ...doc.decisions[0], index: 0, reasons: [] };
+  const opening = decisionElement(first, ["Andi"]).textContent;
+  return { review, rating, big: numberText(1200), one, opening };
 }"""
 
 
@@ -400,6 +402,10 @@ def test_the_coach_and_the_ratings_write_numbers_as_the_language_does(
     assert got["big"] == f"1{group}200"
     # one STONE received is counted as the language counts (English: "1 STONE")
     assert ("received 1 STONE:" if code == "en" else "menerima 1 STONES:") in got["one"], got
+    # the round's first play opens the line, which has no end yet (a tester's find)
+    opens = "[6|4] to open the line" if code == "en" else "[6|4] untuk membuka"
+    assert opens in got["opening"] and "[3|3] " in got["opening"], got["opening"]
+    assert ("right" if code == "en" else "kanan") not in got["opening"], got["opening"]
 
 
 def test_the_host_s_badge_stays_whole_on_a_phone_in_hindi(page: Any, service: Service) -> None:

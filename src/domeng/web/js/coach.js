@@ -22,8 +22,10 @@ function tileText(tile) {
   return `[${tile.replace("-", "|")}]`;
 }
 
-function moveText(m) {
-  return ct(`move_${m.end}`, { tile: tileText(m.tile) });
+/** A move in words: its tile and end, or, for the round's first play (`opening`), the
+ * tile that opens the line (an empty line has no end). */
+function moveText(m, opening = false) {
+  return ct(opening ? "move_open" : `move_${m.end}`, { tile: tileText(m.tile) });
 }
 
 function stonesText(x, sign = false) {
@@ -142,13 +144,14 @@ export function beliefsChart(numbers, names, seat) {
 /** One reviewed decision (`domeng review --json`'s) as an element. */
 export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
   const item = h("li", { class: `decision${d.mark ? ` ${d.mark}` : ""}`, "data-decision": d.index });
-  const head = ct("decision", { n: d.index + 1, played: moveText(d.played), best: moveText(d.best), loss: stonesText(d.loss) });
+  const opening = d.index === 0; // the round's first play opens the line
+  const head = ct("decision", { n: d.index + 1, played: moveText(d.played, opening), best: moveText(d.best, opening), loss: stonesText(d.loss) });
   item.appendChild(h("p", { class: "decision-head", text: head }));
   if (d.mark) item.appendChild(h("strong", { class: "mark", "data-mark": d.mark, text: ct(`mark_${d.mark}`) }));
-  const moves = h("p", { class: "muted decision-moves", text: d.moves.map((m) => `${moveText(m)} ${stonesText(m.value, true)}`).join(" · ") });
+  const moves = h("p", { class: "muted decision-moves", text: d.moves.map((m) => `${moveText(m, opening)} ${stonesText(m.value, true)}`).join(" · ") });
   item.appendChild(moves);
   if (d.reasons.length) item.appendChild(setTermText(h("p", { class: "decision-why" }), d.reasons.map((r) => reasonText(r, names)).join(" ")));
-  item.appendChild(h("p", { class: "muted hindsight", "data-hindsight": "", text: ct("hindsight", { played: stonesText(d.hindsight.played), best: moveText(d.hindsight.best), value: stonesText(d.hindsight.best.value) }) }));
+  item.appendChild(h("p", { class: "muted hindsight", "data-hindsight": "", text: ct("hindsight", { played: stonesText(d.hindsight.played), best: moveText(d.hindsight.best, opening), value: stonesText(d.hindsight.best.value) }) }));
   if (d.stand_in) item.appendChild(h("p", { class: "muted", text: ct("stand_in") }));
   if (beliefs && d.numbers) item.appendChild(beliefsChart(d.numbers, names, seat));
   return item;
