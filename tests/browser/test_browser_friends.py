@@ -525,3 +525,23 @@ def test_the_start_page_lists_my_tables_open_seats_and_finished_games(
     assert dialog.locator("[data-winner]").inner_text()
     page.keyboard.press("Escape")
     assert page.locator(".standings-layer").count() == 0
+
+
+def test_a_new_table_s_answer_is_brought_into_sight_in_a_short_window(
+    people: People, service: Any
+) -> None:
+    """ "Create the table" on a laptop's short window: its answer ("Table … is ready.", the
+    invitations, "Go to the table") lies below the window's edge, and is scrolled into
+    sight rather than left where the click seems to have done nothing."""
+    host = people.open()
+    host.set_viewport_size({"width": 1280, "height": 480})
+    start_page(host, service.base)
+    host.select_option('[data-seat-kind="1"]', "person")
+    host.click("#create")
+    host.wait_for_selector(".created [data-share]")
+    host.wait_for_function(
+        """() => { const r = document.querySelector('.created p').getBoundingClientRect();
+                   return r.top >= 0 && r.bottom <= window.innerHeight; }""",
+        timeout=5000,
+    )
+    assert host.locator(".created").get_attribute("aria-live") == "polite"  # said, too

@@ -145,7 +145,7 @@ export function lobbyPage(root) {
           <label><span class="hints-label"></span> <select id="hints" data-hints-setting></select></label>
         </div>
         <button type="button" class="primary" id="create" data-i18n="lobby.create"></button>
-        <div class="created"></div>
+        <div class="created" aria-live="polite"></div>
       </section>
       <section class="card">
         <h2 data-i18n="lobby.finished"></h2>
@@ -262,6 +262,8 @@ export function lobbyPage(root) {
       for (const [seat, token] of Object.entries(table.tokens || {})) keepSeat(table.id, Number(seat), token);
       created = table;
       renderCreated();
+      // the answer below the form, often below the window's edge: brought into sight
+      q(".created").scrollIntoView({ block: "nearest" });
       refresh();
     } catch (e) {
       showApiError(e);
