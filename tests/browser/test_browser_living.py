@@ -552,3 +552,24 @@ def test_a_system_that_asks_for_less_motion_gets_none(pages: Pages, service: Any
             break
         step(page)
     assert page.locator("[data-line-tile]").count() > line  # the table moved on, nothing travelled
+
+
+def test_the_settings_panel_closes_on_escape_and_on_a_tap_elsewhere(
+    pages: Pages, service: Any
+) -> None:
+    """The panel lies over the table (a plate, the pile of STONES on a phone): a tap
+    anywhere else or Escape closes it, as a player expects of a menu (a tester's find)."""
+    page = pages.open()
+    new_game(page, service.base)
+    panel = page.locator("details.settings")
+    page.click(".settings summary")
+    assert panel.get_attribute("open") is not None
+    page.focus('[data-setting="speed"]')
+    page.keyboard.press("Escape")
+    assert panel.get_attribute("open") is None
+    assert page.evaluate("document.activeElement.tagName") == "SUMMARY"  # back on its button
+    page.click(".settings summary")
+    page.locator('[data-setting="confirm"]').check()  # inside: it stays open
+    assert panel.get_attribute("open") is not None
+    page.click(".chat-box")  # anywhere else on the page
+    assert panel.get_attribute("open") is None

@@ -86,8 +86,19 @@ export function createLiving(root, { render }) {
       history = null;
       showHistory();
     }
+    // the settings' panel covers the table: a tap anywhere else closes it
+    const panel = settingsBox.querySelector("details[open]");
+    if (panel && !settingsBox.contains(ev.target)) panel.open = false;
   }
   document.addEventListener("click", onDocumentClick);
+  // and Escape, from inside it, closes it too, back on its button
+  settingsBox.addEventListener("keydown", (ev) => {
+    const panel = settingsBox.querySelector("details[open]");
+    if (ev.key !== "Escape" || !panel) return;
+    panel.open = false;
+    panel.querySelector("summary").focus();
+    ev.stopPropagation(); // the table's own Escape (a chosen tile, the summary) is not meant
+  });
 
   return {
     retryDelay,
