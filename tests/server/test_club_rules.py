@@ -15,6 +15,7 @@ from domeng.cli import main
 from domeng.server.bodies import NewTable, TakeSeat, read_body
 from domeng.server.clock import FakeClock
 from domeng.server.club import Club
+from domeng.server.club.in_step import catch_up
 from domeng.server.club.members import (
     DAY,
     GUEST_HOURS,
@@ -24,8 +25,8 @@ from domeng.server.club.members import (
     linked_member,
     new_link,
 )
-from domeng.server.club.moderation import mute
-from domeng.server.club.passwords import MIN_PASSWORD, common_passwords, weakness
+from domeng.server.club.moderation import hide, mute, suspend
+from domeng.server.club.passwords import MIN_PASSWORD, common_passwords, matches, weakness
 from domeng.server.club.purge import EVERY, LINKS_KEPT_DAYS
 from domeng.server.club.roles import may_act_on, may_give
 from domeng.server.club.routes import WORDS, Mute
@@ -51,6 +52,7 @@ from domeng.storage import (
     OWNER,
     MemoryStorage,
     SQLiteStorage,
+    StoredChat,
     StoredGuesses,
     StoredMember,
 )
@@ -313,9 +315,6 @@ def test_what_an_admin_did_through_another_process_is_done_here() -> None:
     """Two processes of one club on one database (each its own hub and club): a mute, a
     hidden message and a suspension made through the first reach the second's tables
     once it reads them again (in_step.catch_up), and only then."""
-    from domeng.server.club.in_step import catch_up
-    from domeng.server.club.moderation import hide, suspend
-    from domeng.storage import StoredChat
 
     async def main() -> None:
         clock = FakeClock()
@@ -526,3 +525,72 @@ def test_a_cookie_header_names_a_session_or_nothing() -> None:
     assert cookie_token(f"a=1; {COOKIE}=tok; b=2") == "tok"
     for header in (None, "", "a=1", f"{COOKIE}=", "a=1; ,=2"):  # the last: not a cookie
         assert cookie_token(header) is None, header
+
+
+def test_a_damaged_password_hash_matches_no_password() -> None:
+    """A member's kept hash that is not an Argon2 hash: the sign-in is refused as a wrong
+    password, not answered with a fault."""
+    assert not asyncio.run(matches("not-an-argon2-hash", "kapal-pinisi-7"))
+
+
+def test_a_hidden_message_stays_hidden_when_its_table_is_read_again() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        club = Club(hub)
+        await club.start()
+        admin, _, t, c = await _besse_at_a_table(s, hub, clock)
+        await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "rude"}))
+        at = t.chat[-1]["at"]
+        s.add_chat(t.id, StoredChat(0, "Besse", "rude", None, at))  # as kept
+        await hide(club, t, admin, at)
+        del hub.tables[t.id]  # read again from the storage
+        again = await hub.find(t.id)
+        assert again is not t and all(m["at"] != at for m in again.chat)
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_member_let_back_here_and_suspended_again_elsewhere_is_shut_out_here() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
+        club_here, club_there = Club(here), Club(there)
+        await club_here.start()
+        await club_there.start()
+        admin, besse, t, _ = await _besse_at_a_table(s, here, clock)
+        await suspend(club_here, admin, besse, True)
+        await suspend(club_here, admin, besse, False)
+        t.seats[0].stored.profile = besse.id  # she sat down again
+        t.seats[0].stored.token_hash = "hers"
+        await suspend(club_there, admin, besse, True)  # through the other process
+        await catch_up(club_here)
+        assert t.seats[0].stored.profile is None and t.seats[0].stored.token_hash is None
+        await here.close()
+        await there.close()
+
+    asyncio.run(main())
+
+
+def test_a_suspension_ends_the_sessions_for_good_even_once_let_back() -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        hub = Hub(s, InlineRunner(), clock)
+        club = Club(hub)
+        await club.start()
+        admin = add_member(s, "Ani", ADMIN, clock.wall()).member
+        besse = add_member(s, "Besse", MEMBER, clock.wall()).member
+        token = new_session(s, besse, clock.wall())
+        await suspend(club, admin, besse, True)
+        await suspend(club, admin, besse, False)
+        with pytest.raises(TableError) as e:
+            await club.signed_in(token)
+        assert e.value.code == "not_signed_in"  # she signs in again
+        await hub.close()
+
+    asyncio.run(main())
