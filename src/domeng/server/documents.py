@@ -346,6 +346,8 @@ class StepDoc(TypedDict):
     table: int
     camat: int | None
     titles: list[int]
+    lacking: list[list[int]]
+    """Per seat, the numbers it showed it lacks by passing so far (as a view's)."""
 
 
 class ReplayRoundDoc(TypedDict):

@@ -12,6 +12,7 @@ from typing import overload
 
 from domeng.account import describe
 from domeng.engine import (
+    SEATS,
     CamatElected,
     Event,
     Game,
@@ -29,6 +30,7 @@ from domeng.engine import (
     view,
 )
 from domeng.engine.tiles import names as tile_names
+from domeng.engine.view import lacks
 
 from .documents import (
     AwardDoc,
@@ -218,7 +220,7 @@ def shared_view_json(r: Round) -> SharedViewDoc:
         "plays": [move_json(s, m) for s, m in v.plays],
         "played_seats": [bool(v.played_seats >> s & 1) for s in range(5)],
         "last_mappano": v.last_mappano,
-        "lacking": [[n for n in range(7) if mask >> n & 1] for mask in v.lacking],
+        "lacking": lacking_json(v.lacking),
         "stones": list(v.stones),
         "table": v.table,
         "camat": v.camat,
@@ -259,8 +261,18 @@ def view_json(
     return d
 
 
+def lacking_json(lacking: Sequence[int]) -> list[list[int]]:
+    """Per seat, the numbers its mask of ``lacking`` names (a view's and a replay step's)."""
+    return [[n for n in range(7) if mask >> n & 1] for mask in lacking]
+
+
 def _step(
-    r: Round, names: Sequence[str], play: PlayDoc | None, start: int, stand_ins: Collection[int]
+    r: Round,
+    names: Sequence[str],
+    play: PlayDoc | None,
+    start: int,
+    stand_ins: Collection[int],
+    lacking: Sequence[int],
 ) -> StepDoc:
     return {
         "play": play,
@@ -275,6 +287,7 @@ def _step(
         "table": r.table,
         "camat": r.camat,
         "titles": list(r.titles),
+        "lacking": lacking_json(lacking),
     }
 
 
@@ -300,11 +313,16 @@ def replay_rounds(
     for n, r in enumerate(rounds):
         marks = stand_ins[n] if n < len(stand_ins) else ()
         g = again.start_round(list(r.dealt), r.unused)
-        steps = [_step(g, names, None, 0, marks)]
+        lacking = [0] * SEATS  # the numbers each seat showed it lacks, by passing
+        steps = [_step(g, names, None, 0, marks, lacking)]
         for seat, m in r.plays:
             before = len(g.events)
             g.play(m)
-            steps.append(_step(g, names, move_json(seat, g.plays[-1][1]), before, marks))
+            for e in g.events[before:]:
+                if type(e) is Passed:
+                    lacking[e.seat] |= lacks(e)
+            play = move_json(seat, g.plays[-1][1])
+            steps.append(_step(g, names, play, before, marks, lacking))
         out.append(
             {
                 "number": g.number,

@@ -186,7 +186,7 @@ export function replayPage(root, source) {
       table: s.table,
       camat: s.camat,
       titles: s.titles,
-      lacking: null,
+      lacking: s.lacking || null, // what each seat showed it lacks ("lacks 1 3"), as at the table
     };
     const wrap = q(".board-wrap");
     const fresh = new Set();
