@@ -669,7 +669,6 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     hints.render({ table, myTurn: myTurn && !isCovered, state: c ? c.state : 0, names: nm });
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
     wrap.replaceChildren(board);
-    fitBoard(board);
     living.drawn(board, { layout, me, view: v, myTurn: myTurn && !isCovered, selected: st.selected, endChoices, names: nm, events: st.events, spectator: !mySeatShown, onConfirm });
     if (focused) {
       const again = wrap.querySelector(`[data-tile="${focused}"]`);
@@ -904,6 +903,10 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     q("[data-invite-guest]").hidden = !table || finished || !isAdmin();
     if (table) q("[data-invite-guest]").setAttribute("href", `#/members/${encodeURIComponent(table.id)}`);
     for (const n of root.querySelectorAll(".side-actions [data-i18n]")) n.innerHTML = termify(t(n.dataset.i18n));
+    // last, once what lies above the board (the notice, the wait, the host's panel, the
+    // invitations) is as it now is: fitted to the old page, the board stayed too small
+    // after a notice went (a tester saw it change size between two turns)
+    fitBoard(board);
   }
 
   /** The phone's buttons to the tracker, the account and the talk (what was said since
