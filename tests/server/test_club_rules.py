@@ -167,10 +167,7 @@ def test_a_long_quiet_counts_guesses_afresh() -> None:
 
 def test_a_session_ends_when_its_time_is_over() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock)
-        club = Club(hub)
+        clock, s, hub, club = await _a_club(start=False)
         member = add_member(s, "Besse", MEMBER, clock.wall()).member
         token = new_session(s, member, clock.wall())
         assert (await club.signed_in(token)).name == "Besse"
@@ -183,6 +180,20 @@ def test_a_session_ends_when_its_time_is_over() -> None:
         await hub.close()
 
     asyncio.run(main())
+
+
+async def _a_club(
+    deals: int | None = None, *, start: bool = True
+) -> tuple[FakeClock, MemoryStorage, Hub, Club]:
+    """A club on a memory storage and a fake clock, its deals seeded by ``deals`` (if
+    given), started unless ``start`` is False: its clock, storage, hub and club."""
+    clock = FakeClock()
+    s = MemoryStorage()
+    hub = Hub(s, InlineRunner(), clock, deals=None if deals is None else random.Random(deals))
+    club = Club(hub)
+    if start:
+        await club.start()
+    return clock, s, hub, club
 
 
 async def _besse_at_a_table(
@@ -203,11 +214,7 @@ async def _besse_at_a_table(
 
 def test_a_mute_ends_when_its_time_is_over() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock, deals=random.Random(2))
-        club = Club(hub)
-        await club.start()
+        clock, s, hub, club = await _a_club(2)
         admin, besse, t, c = await _besse_at_a_table(s, hub, clock)
         await mute(club, admin, besse, 10)
         with pytest.raises(TableError) as e:
@@ -453,11 +460,7 @@ def test_only_the_owner_makes_admins_and_nobody_makes_an_owner() -> None:
 
 def test_a_mute_of_no_minutes_lets_them_talk_again_and_the_audit_log_has_both() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock, deals=random.Random(2))
-        club = Club(hub)
-        await club.start()
+        clock, s, hub, club = await _a_club(2)
         admin, besse, t, c = await _besse_at_a_table(s, hub, clock)
         assert await mute(club, admin, besse, 10) == clock.wall() + 600
         with pytest.raises(TableError):
@@ -476,11 +479,7 @@ def test_a_mute_of_no_minutes_lets_them_talk_again_and_the_audit_log_has_both() 
 
 def test_an_admin_may_not_mute_another_admin() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock)
-        club = Club(hub)
-        await club.start()
+        clock, s, hub, club = await _a_club()
         ani = add_member(s, "Ani", ADMIN, clock.wall()).member
         bau = add_member(s, "Bau", ADMIN, clock.wall()).member
         with pytest.raises(TableError) as e:
@@ -504,10 +503,7 @@ def test_a_mute_lasts_a_week_at_most() -> None:
 
 def test_a_guests_session_lasts_as_long_as_its_link() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock)
-        club = Club(hub)
+        clock, s, hub, club = await _a_club(start=False)
         guest = add_member(s, "Tamu", GUEST, clock.wall(), table="t1").member
         token = new_session(s, guest, clock.wall())
         clock.advance(GUEST_HOURS * 3600 - 1)
@@ -535,11 +531,7 @@ def test_a_damaged_password_hash_matches_no_password() -> None:
 
 def test_a_hidden_message_stays_hidden_when_its_table_is_read_again() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock, deals=random.Random(2))
-        club = Club(hub)
-        await club.start()
+        clock, s, hub, club = await _a_club(2)
         admin, _, t, c = await _besse_at_a_table(s, hub, clock)
         await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "rude"}))
         at = t.chat[-1]["at"]
@@ -578,11 +570,7 @@ def test_a_member_let_back_here_and_suspended_again_elsewhere_is_shut_out_here()
 
 def test_a_suspension_ends_the_sessions_for_good_even_once_let_back() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        hub = Hub(s, InlineRunner(), clock)
-        club = Club(hub)
-        await club.start()
+        clock, s, hub, club = await _a_club()
         admin = add_member(s, "Ani", ADMIN, clock.wall()).member
         besse = add_member(s, "Besse", MEMBER, clock.wall()).member
         token = new_session(s, besse, clock.wall())
