@@ -97,3 +97,22 @@ def test_other_players_are_seated_in_the_sim_as_registered() -> None:
 
     assert type(sim_player("basic", 1)) is type(bots.make_player("basic", 1))
     assert not hasattr(sim_player("random", 1), "level")
+
+
+def test_the_sim_s_games_seat_their_players_as_the_sim_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every entry of a game is made by ``sim_player`` (so a search level there has the
+    sim's cap), not straight from the registry."""
+    import domeng.sim.runner as runner
+
+    made: list[str] = []
+
+    def spy(name: str, seed: int) -> Player:
+        made.append(name)
+        return bots.make_player(name, seed)
+
+    monkeypatch.setattr(runner, "sim_player", spy)
+    task = next(iter(Settings(("viewer",) * 5, rounds=5, seed=1).tasks()))
+    play_game(task)
+    assert made == ["viewer"] * 5
