@@ -22,9 +22,11 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 import uvicorn
+from argon2 import PasswordHasher
 from websockets.sync.client import ClientConnection, connect
 
 from domeng.server import SQLiteStorage, create_app, protocols
+from domeng.server.club import passwords
 from domeng.server.connection import Connection
 from domeng.server.limits import generous
 
@@ -197,6 +199,20 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         logging.getLogger().removeHandler(faults)
     # errors logged late (after the test that caused them) are caught here
     assert not faults.faults, faults.faults
+
+
+QUICK_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""Argon2id at its lightest (a millisecond a hash): the shipped parameters take 0.4 s of
+CPU a hash on this machine, and the server tests hash or check about 60 passwords."""
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The club's services run in this process hash members' passwords with
+    :data:`QUICK_HASHER`; a test marked ``shipped_hasher`` keeps the shipped one (the
+    test of its parameters). The services the tests start as processes keep theirs."""
+    if request.node.get_closest_marker("shipped_hasher") is None:
+        monkeypatch.setattr(passwords, "HASHER", QUICK_HASHER)
 
 
 @pytest.fixture(autouse=True)

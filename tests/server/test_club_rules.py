@@ -26,7 +26,13 @@ from domeng.server.club.members import (
     new_link,
 )
 from domeng.server.club.moderation import hide, mute, suspend
-from domeng.server.club.passwords import MIN_PASSWORD, common_passwords, matches, weakness
+from domeng.server.club.passwords import (
+    MIN_PASSWORD,
+    common_passwords,
+    hashed,
+    matches,
+    weakness,
+)
 from domeng.server.club.purge import EVERY, LINKS_KEPT_DAYS
 from domeng.server.club.roles import may_act_on, may_give
 from domeng.server.club.routes import WORDS, Mute
@@ -521,6 +527,16 @@ def test_a_cookie_header_names_a_session_or_nothing() -> None:
     assert cookie_token(f"a=1; {COOKIE}=tok; b=2") == "tok"
     for header in (None, "", "a=1", f"{COOKIE}=", "a=1; ,=2"):  # the last: not a cookie
         assert cookie_token(header) is None, header
+
+
+@pytest.mark.shipped_hasher
+def test_passwords_are_kept_with_the_shipped_argon2id_parameters() -> None:
+    """RFC 9106's second recommended profile: Argon2id, 64 MiB, 3 passes, 4 lanes (the
+    other tests hash with lighter ones: tests/server/conftest.py)."""
+    kept = asyncio.run(hashed("kapal-pinisi-7"))
+    assert kept.startswith("$argon2id$v=19$m=65536,t=3,p=4$"), kept
+    assert asyncio.run(matches(kept, "kapal-pinisi-7"))
+    assert not asyncio.run(matches(kept, "kapal-pinisi-8"))
 
 
 def test_a_damaged_password_hash_matches_no_password() -> None:
