@@ -39,11 +39,22 @@ WATCH_EVERY = 0.5
 """Seconds between a worker's looks at whether the service is still there."""
 
 
+IMPORTED_BY = os.getpid()
+"""The process that imported this module: in a worker, the forkserver (:data:`PRELOAD`)."""
+
+PRELOAD = ["domeng.server.players", "domeng.server.hinting", "domeng.server.replays"]
+"""What the forkserver imports once, before it forks the first worker: the modules of
+the work handed to the pools (the service's own package, about 0.8 s of CPU here). Each
+worker is forked with them, instead of importing them at its first task (up to four
+workers a service: computer players, two for hints, one for reviews and replays)."""
+
+
 def worker_pool(processes: int, *, nice: int = 0) -> ProcessPoolExecutor:
     """A pool of ``processes`` worker processes (started by a forkserver) that end with
     the service; ``nice``: how much lower than the service's their share of the cores
     is (:mod:`.work`: a computer's move before a hint, a hint before a replay)."""
     ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)  # no effect once the forkserver runs
     return ProcessPoolExecutor(
         max_workers=processes,
         mp_context=ctx,
