@@ -28,8 +28,8 @@ play: $(STAMP)
 	$(BIN)/domeng play
 
 # The tests: four workers, each taking a whole file at a time, the longest files first
-# (three left the 2 cores a third idle while tests waited on processes and browsers:
-# 587 s of CPU in a 446 s run; four kept them 95% busy)
+# (with three the 2 cores stood idle for about a third of a run while tests waited on
+# processes, leases and browsers; four keep them about 95% busy: docs/architecture.md)
 # (--no-loadscope-reorder keeps tests/conftest.py's order). PYTHONDONTWRITEBYTECODE
 # emptied: every Python the tests start (about 150: services, commands, their workers) reads
 # the compiled modules instead of compiling domeng again, and the test files' rewritten
