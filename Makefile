@@ -27,9 +27,9 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/domeng play
 
-# The tests: four workers, each taking a whole file at a time, the longest files first
-# (with three the 2 cores stood idle for about a third of a run while tests waited on
-# processes, leases and browsers; four keep them about 95% busy: docs/architecture.md)
+# The tests: three workers, each taking a whole file at a time, the longest files first
+# (they keep the 2 cores about 93% busy; four took 9% more CPU and no less time:
+# docs/architecture.md)
 # (--no-loadscope-reorder keeps tests/conftest.py's order). PYTHONDONTWRITEBYTECODE
 # emptied: every Python the tests start (about 150: services, commands, their workers) reads
 # the compiled modules instead of compiling domeng again, and the test files' rewritten
@@ -39,7 +39,7 @@ test: $(TEST_STAMP)
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy --strict src/domeng
 	$(MAKE) lint-web
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 4 --dist loadfile --no-loadscope-reorder
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder
 
 # The page's ES modules: ESLint (eslint.config.js) and TypeScript's check of their JSDoc
 # types (jsconfig.json), with the Node packages of package-lock.json (`npm ci`). Without

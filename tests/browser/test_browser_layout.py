@@ -161,6 +161,33 @@ def test_on_a_phone_the_side_column_is_one_tap_away_and_the_review_comes_into_vi
     assert page.evaluate("document.activeElement.dataset.review") is not None
 
 
+def test_the_board_fits_again_when_what_lies_above_it_grows_between_two_messages(
+    pages: Pages, service: Service
+) -> None:
+    """The host's panel opened while the table waits for the host's play (no message,
+    no resize): the board is fitted again below it at once, not at the next message
+    (fitted only when a message was drawn, it kept its old room until then)."""
+    body = {"seats": [{"kind": "person", "name": "Ana"}, *[COMPUTER] * 4], "pace_ms": 20}
+    table = service.post("/api/tables", body)
+    tid = table["id"]
+    host = pages.open(
+        init=seated(table["tokens"], tid, 0, table["host_token"]),
+        viewport={"width": 1280, "height": 720},
+    )
+    host.goto(f"{service.base}/#/table/{tid}")
+    host.wait_for_selector(PLAYABLE)  # the host's turn: nothing comes until the host plays
+    board = "document.querySelector('svg.board').getBoundingClientRect()"
+    before = host.evaluate(f"{board}.height")
+    host.evaluate("document.querySelector('[data-host-controls]').open = true")
+    panel = host.evaluate(
+        "document.querySelector('[data-host-controls]').getBoundingClientRect().height"
+    )
+    assert panel > 60, panel  # the open panel does push the board down
+    host.wait_for_function(f"{board}.bottom <= 720", timeout=5_000)
+    assert host.evaluate(f"{board}.height") < before
+    assert host.locator(PLAYABLE).count()  # still the host's turn: no message redrew it
+
+
 def test_the_host_s_tiles_fit_at_1280x800_and_the_mute_list_in_its_card(
     pages: Pages, service: Service
 ) -> None:
