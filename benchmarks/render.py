@@ -17,8 +17,8 @@ processes took for the whole run (start page and new game included).
 
 The deals differ from run to run (a new game each), so rounds differ in length: compare
 two versions with 8 rounds or more, twice each, one after the other. Measured in
-session 18 (docs/architecture.md, "Where the tests' time goes"): 81 layouts a round
-when the board was fitted at the end of every render, 60 since.
+session 18 (docs/architecture.md, "Where the tests' time goes"), 4 rounds each: 84
+layouts a round when the board was fitted at the end of every render, 64 since.
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ def counters(cdp: Any) -> dict[str, float]:
 
 def play_round(page: Any) -> None:
     """Seat 0 plays its first playable tile at each turn until the summary shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     for _ in range(3000):
         if page.locator("[data-round-summary]").count():
             return
@@ -92,7 +94,7 @@ def play_round(page: Any) -> None:
         if tiles.count():
             try:
                 tiles.first.click(timeout=3000)
-            except Exception:  # the table moved on between looking and clicking
+            except PlaywrightTimeout:  # the table moved on between looking and clicking
                 continue
             if page.locator("[data-end]").count():
                 page.click('[data-end="left"]')

@@ -64,7 +64,7 @@ def test_ctrl_c_stops_the_service_as_a_normal_end(code: str, tmp_path: Path) -> 
 
 def _signal_masks(pid: int) -> str:
     """Each thread's ignored, caught, blocked and pending signals (Linux's /proc), for a
-    failure's message: SIGINT is the mask's bit 2 (0x2)."""
+    failure's message: SIGINT is 0x2 in each mask."""
     lines = []
     for status in sorted(Path(f"/proc/{pid}/task").glob("*/status")):
         with contextlib.suppress(OSError):

@@ -45,8 +45,8 @@ IMPORTED_BY = os.getpid()
 PRELOAD = ["domeng.server.players", "domeng.server.hinting", "domeng.server.replays"]
 """What the forkserver imports once, before it forks the first worker: the modules of
 the work handed to the pools (the service's own package, about 0.8 s of CPU here). Each
-worker is forked with them, instead of importing them at its first task (up to four
-workers a service: computer players, two for hints, one for reviews and replays)."""
+worker is forked with them, instead of importing them at its start (four workers a
+service on two cores: a computer players', two for hints, one for reviews and replays)."""
 
 
 def worker_pool(processes: int, *, nice: int = 0) -> ProcessPoolExecutor:

@@ -939,8 +939,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
   // The board is fitted when what lies above it (the status, the notice, the wait, the
   // host's panel, the invitations) changes the size of the table's column, told after the
   // page is laid out; each new board takes the last room at once. Measured at the end of
-  // every render, the page was laid out twice a move (a move's main-thread time 0.91 s
-  // a round, 0.59 s without the second layout); measured before the notice was drawn,
+  // every render, the page was laid out twice a move (84 layouts a round, 64 since:
+  // benchmarks/render.py); measured before the notice was drawn,
   // the board kept the old room (a tester saw it change size between two turns).
   const roomWatch = new ResizeObserver(() => {
     const board = q("svg.board");
