@@ -13,9 +13,11 @@ with the median and 99th percentile of that time. It stops by itself after
 
     .venv/bin/python benchmarks/server.py --tables 200 --people 20 --seconds 20
 
-Everyone connects during --warmup seconds; plays, CPU and latencies are counted
-over the --seconds after it, with this script's garbage collector off (its pauses
-would be counted as the service's). With DOMENG_BENCH_SERVE=SCRIPT the service is started as
+Everyone connects and sees their table (up to 30 s), then --warmup seconds pass;
+plays, CPU and latencies are counted over the --seconds after them, with this script's
+garbage collector off (its pauses would be counted as the service's). A play refused
+as too many is sent again after the service's `retry_after_ms`, and counted once.
+With DOMENG_BENCH_SERVE=SCRIPT the service is started as
 ``python SCRIPT serve ...`` instead of ``python -m domeng serve ...`` (a wrapper of
 one's own around ``domeng.cli.main``, to time the garbage collector, say).
 
@@ -45,6 +47,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import math
 import os
 import random
 import shutil
@@ -55,6 +58,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +69,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 Json = dict[str, Any]
+
+SEATING = 30.0
+"""Seconds at most for every person to connect and see their table before the warm-up."""
 
 PROFILED = """
 import cProfile, signal, sys
@@ -102,30 +109,45 @@ async def wait_started(http: httpx.AsyncClient, proc: subprocess.Popen[bytes]) -
     raise SystemExit("domeng serve did not start within 30 s")
 
 
+@dataclass
+class Window:
+    """The measured seconds (``time.perf_counter()``): from ``start``, set once everyone
+    sat down and the warm-up passed, until ``end``; nothing outside is counted."""
+
+    start: float = math.inf
+    end: float = math.inf
+    seated: int = 0
+    """The people whose table's first view came."""
+
+    def holds(self, moment: float) -> bool:
+        return self.start <= moment < self.end
+
+
 async def person(
-    port: int, table_id: str, token: str, times: tuple[float, float], latencies: list[float]
-) -> int:
-    """Play seat 0 of a table until ``times[1]``; answers how many plays were made from
-    ``times[0]`` on (the warm-up's are not counted, nor their latencies). A socket
+    port: int, table_id: str, token: str, window: Window, latencies: list[float], made: list[int]
+) -> None:
+    """Play seat 0 of a table until cancelled, adding to ``made[0]`` the plays sent
+    within ``window`` (the warm-up's are not counted, nor their latencies). A socket
     closed (its table moved to another process) is opened again."""
-    measure_from, stop_at = times
-    made = [0]
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(stop_at - time.monotonic()):  # one timer, not one a message
-            while True:
-                with contextlib.suppress(ConnectionClosed, OSError):
-                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
-                    async with connect(url, max_queue=None) as ws:
-                        await ws.send(dumps({"type": "hello", "token": token}))
-                        await _play(ws, table_id, measure_from, latencies, made)
-                await asyncio.sleep(0.1)
-    return made[0]
+    seated = [False]
+    while True:
+        with contextlib.suppress(ConnectionClosed, OSError):
+            url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+            async with connect(url, max_queue=None) as ws:
+                await ws.send(dumps({"type": "hello", "token": token}))
+                await _play(ws, table_id, window, latencies, (made, seated))
+        await asyncio.sleep(0.1)
 
 
 async def _play(
-    ws: Any, table_id: str, measure_from: float, latencies: list[float], made: list[int]
+    ws: Any,
+    table_id: str,
+    window: Window,
+    latencies: list[float],
+    counts: tuple[list[int], list[bool]],
 ) -> None:
     """Read the table's messages and play the first legal move whenever in turn."""
+    made, seated = counts
     sent_at: float | None = None
     sent_state = -1
     view: Json | None = None
@@ -135,12 +157,20 @@ async def _play(
         m = orjson.loads(await ws.recv())
         if m["type"] in ("state", "update"):
             state, view = m["state"], m["view"]
+            if not seated[0]:
+                seated[0] = True
+                window.seated += 1
             if sent_at is not None and m["type"] == "update" and state == sent_state + 1:
-                if sent_at >= measure_from:
+                if window.holds(sent_at):  # a play made (refused ones are not counted)
                     latencies.append(time.perf_counter() - sent_at)
+                    made[0] += 1
                 sent_at = None
         elif m["type"] == "error":
-            print(f"error at table {table_id}: {m['message']}", file=sys.stderr)
+            if m.get("code") != "rate_limited":  # a person sending at once is limited
+                print(f"error at table {table_id}: {m['message']}", file=sys.stderr)
+            # a refused play is sent again after the wait the service asked for (at
+            # once, it was refused again: thousands of refusals in two seconds)
+            await asyncio.sleep(m.get("retry_after_ms", 0) / 1000)
             sent_at = None
         else:
             continue
@@ -155,22 +185,19 @@ async def _play(
             sent_state = state
             sent_at = time.perf_counter()
             await ws.send(dumps({"type": "play", **move, "state": state}))
-            made[0] += sent_at >= measure_from
 
 
-async def spectator(port: int, table_id: str, stop_at: float) -> None:
-    """Watch a table until ``stop_at``, reading (and dropping) every message (and
+async def spectator(port: int, table_id: str) -> None:
+    """Watch a table until cancelled, reading (and dropping) every message (and
     connecting again when its socket is closed)."""
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(stop_at - time.monotonic()):
-            while True:
-                with contextlib.suppress(ConnectionClosed, OSError):
-                    url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
-                    async with connect(url, max_queue=None) as ws:
-                        await ws.send(dumps({"type": "hello"}))
-                        while True:
-                            await ws.recv()
-                await asyncio.sleep(0.1)
+    while True:
+        with contextlib.suppress(ConnectionClosed, OSError):
+            url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
+            async with connect(url, max_queue=None) as ws:
+                await ws.send(dumps({"type": "hello"}))
+                while True:
+                    await ws.recv()
+        await asyncio.sleep(0.1)
 
 
 def dumps(message: Json) -> str:
@@ -269,21 +296,25 @@ async def run(args: argparse.Namespace) -> None:
                 }
                 r = (await https[n % len(https)].post("/api/tables", json=body)).json()
                 people.append((r["id"], r["tokens"]["0"], n % len(https)))
-            # everyone connects during the warm-up; then the measured seconds begin
-            measure_from = time.perf_counter() + args.warmup
-            stop_at = time.monotonic() + args.warmup + args.seconds
-            until = stop_at + (30 if args.kill else 0)  # the clients stay for the kill
+            # everyone connects and sits down (their table's first view, within SEATING
+            # seconds), the warm-up passes, then the measured seconds begin: on a loaded
+            # machine the sitting down alone took longer than a short warm-up
             latencies: list[float] = []
-            playing = asyncio.gather(
-                *(
-                    person(chosen.choice(ports), tid, tok, (measure_from, until), latencies)
-                    for tid, tok, _ in people
-                )
-            )
-            watching = asyncio.gather(
-                *(spectator(chosen.choice(ports), tid, until) for tid, _ in watched)
-            )
-            await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+            window = Window()
+            made = [[0] for _ in people]
+            clients = [
+                asyncio.create_task(person(chosen.choice(ports), tid, tok, window, latencies, n))
+                for (tid, tok, _), n in zip(people, made, strict=True)
+            ]
+            clients += [
+                asyncio.create_task(spectator(chosen.choice(ports), tid)) for tid, _ in watched
+            ]
+            seating_ends = time.monotonic() + SEATING
+            while window.seated < len(people) and time.monotonic() < seating_ends:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(args.warmup)
+            stop_at = time.monotonic() + args.seconds
+            window.start = time.perf_counter()
             # this script's own garbage collections held every connection's reading up
             # (a pause of 158 ms, and 40-55 ms ones every few seconds, with 1,000 people):
             # none while it measures, so that the figures are the service's
@@ -295,6 +326,7 @@ async def run(args: argparse.Namespace) -> None:
             start, own_start = time.monotonic(), time.process_time()
             await asyncio.sleep(max(0.0, stop_at - time.monotonic()))
             elapsed = time.monotonic() - start
+            window.end = time.perf_counter()
             own = time.process_time() - own_start
             end_cpu = [cpu_seconds(p.pid) for p in procs]
             plays = await table_plays(http) - start_plays
@@ -302,7 +334,9 @@ async def run(args: argparse.Namespace) -> None:
                 owned = [t for t, by in watched if by == 0] + [t for t, _, by in people if by == 0]
                 proc.send_signal(signal.SIGKILL)
                 await moved_on(http, owned, time.monotonic())
-            made, _ = await asyncio.gather(playing, watching)
+            for client in clients:
+                client.cancel()
+            await asyncio.gather(*clients, return_exceptions=True)
             gc.enable()
     finally:
         for p in procs:
@@ -321,7 +355,7 @@ async def run(args: argparse.Namespace) -> None:
         + (f", {args.processes} processes" if args.processes > 1 else "")
     )
     print(f"moves per second (all tables): {plays / elapsed:.0f}")
-    print(f"person plays: {sum(made)}")
+    print(f"person plays: {sum(n[0] for n in made)}")
     if None not in start_cpu and None not in end_cpu and plays:
         cpu = sum(e or 0.0 for e in end_cpu) - sum(s or 0.0 for s in start_cpu)
         print(
