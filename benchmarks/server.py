@@ -160,7 +160,9 @@ async def _play(
             if not seated[0]:
                 seated[0] = True
                 window.seated += 1
-            if sent_at is not None and m["type"] == "update" and state == sent_state + 1:
+            # the play carried: any later state (not only an update of exactly the
+            # next: one missed and the person would never play again)
+            if sent_at is not None and state > sent_state:
                 if window.holds(sent_at):  # a play made (refused ones are not counted)
                     latencies.append(time.perf_counter() - sent_at)
                     made[0] += 1
@@ -172,6 +174,7 @@ async def _play(
             # once, it was refused again: thousands of refusals in two seconds)
             await asyncio.sleep(m.get("retry_after_ms", 0) / 1000)
             sent_at = None
+            ready_for = 0  # a refused `ready` is said again (else the table waits for it)
         else:
             continue
         if view is None or sent_at is not None:

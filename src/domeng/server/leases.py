@@ -90,7 +90,7 @@ class Leases:
 
         def fenced(table_id: str) -> None:  # in the storage's thread
             with contextlib.suppress(RuntimeError):  # the loop is gone
-                loop.call_soon_threadsafe(self._drop, table_id)
+                loop.call_soon_threadsafe(self._taken_over, table_id)
 
         self.storage.fenced = fenced
         await self.store.call(lambda s: s.join(self.process, self.address))
@@ -146,8 +146,7 @@ class Leases:
         while True:
             try:
                 for table_id in await self.store.call(lambda s: s.lost()):
-                    log.warning("table %s was taken over by another process", table_id)
-                    self._drop(table_id)
+                    self._taken_over(table_id)
                 taken = await self.store.call(lambda s: s.take_orphans())
                 if taken:
                     log.warning("took over %d tables", len(taken))
@@ -160,6 +159,14 @@ class Leases:
                 async with asyncio.timeout(RENEW):
                     await self._look.wait()
             self._look.clear()
+
+    def _taken_over(self, table_id: str) -> None:
+        """Another process owns ``table_id`` now: this one drops it, and says so. Learnt
+        either way, whichever comes first after a stall: a write of the table refused
+        (fenced), or the look at the leases (:meth:`_keep`); each forgets the table's
+        epoch, so it is said once."""
+        log.warning("table %s was taken over by another process", table_id)
+        self._drop(table_id)
 
     async def _listen(self) -> None:
         import psycopg
