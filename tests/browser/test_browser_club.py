@@ -209,3 +209,36 @@ def test_what_an_admin_types_stays_when_the_lists_come(browser: Any, club: Servi
     assert admin.locator("[data-add-member] input[name=name]").input_value() == "Cicci typing"
     admin.context.close()
     assert console.problems() == [], console.problems()
+
+
+def test_an_admin_typing_when_the_lists_come_types_on(browser: Any, club: Service) -> None:
+    # the lists' drawing took the form out of the page and put it back: the name box
+    # lost the keyboard, and what was typed next went nowhere (in test_a_club_from_the_
+    # owners_line_to_a_suspension, a name typed as the lists came was left empty, and
+    # the form, its name required, was never sent)
+    console = Console()
+    link = add_member(club, "Ani keyboard", "--admin")
+    admin = browser_page(browser, console, 1280, "en")
+    claim(admin, link, "en")
+    held: list[Any] = []
+    admin.route("**/api/audit", lambda route: held.append(route))  # held back: the lists wait
+    admin.locator("[data-members-link]").click()
+    name = admin.locator("[data-add-member] input[name=name]")
+    name.click()
+    admin.keyboard.type("Cic")
+    for _ in range(200):
+        if held:
+            break
+        admin.wait_for_timeout(50)
+    assert held, "the members page asked for no audit log"
+    held[0].continue_()
+    admin.locator("[data-members] .club-list li").first.wait_for()  # the lists came
+    admin.unroute("**/api/audit")  # the lists after the form is sent come at once
+    admin.keyboard.type("ci")
+    assert name.input_value() == "Cicci"
+    assert name.evaluate("(box) => document.activeElement === box")
+    admin.keyboard.press("Enter")  # the form is sent: the link for Cicci comes
+    admin.locator("[data-member-link]").wait_for()
+    assert "Cicci" in admin.locator("[data-member-link] p").first.inner_text()
+    admin.context.close()
+    assert console.problems() == [], console.problems()

@@ -148,29 +148,41 @@ export function membersPage(root, guestTable = "") {
     return forms;
   }
 
+  // The page's frame is made once with its forms in it (again with new forms, in another
+  // language); a render changes what lies around the forms, never the forms' place: taken
+  // out of the page and put back, the name box lost the keyboard, and what an admin
+  // typed as the lists came went nowhere.
+  let frame = null;
+  function drawFrame(add, guest) {
+    const slot = () => h("div", { class: "club-slot" });
+    const f = { add, link: slot(), signup: slot(), list: h("ul", { class: "club-list" }), reports: h("section", { class: "card", "data-reports": "" }), audit: h("section", { class: "card", "data-audit": "" }) };
+    root.replaceChildren(
+      h("div", { class: "club-page members-page" }, [
+        h("section", { class: "card", "data-members": "" }, [h("h1", { text: t("club.members_title") }), add, f.link, f.signup, f.list, guest]),
+        f.reports,
+        f.audit,
+      ]),
+    );
+    return f;
+  }
+
   function render() {
     const { add, guest } = keptForms();
-    root.replaceChildren();
-    const page = h("div", { class: "club-page members-page" });
-    root.appendChild(page);
-    page.appendChild(h("section", { class: "card", "data-members": "" }, [
-      h("h1", { text: t("club.members_title") }),
-      add,
-      linkBox(),
-      signupToggle(),
-      h("ul", { class: "club-list" }, members.map(row)),
-      guest,
-    ]));
-    page.appendChild(h("section", { class: "card", "data-reports": "" }, [
+    if (!frame || frame.add !== add) frame = drawFrame(add, guest);
+    const box = linkBox();
+    frame.link.replaceChildren(...(box ? [box] : []));
+    frame.signup.replaceChildren(signupToggle());
+    frame.list.replaceChildren(...members.map(row));
+    frame.reports.replaceChildren(
       h("h2", { text: t("club.reports_title") }),
       reports.length ? h("ul", { class: "club-list" }, reports.map(reportRow)) : h("p", { class: "muted", text: t("club.no_reports") }),
-    ]));
-    page.appendChild(h("section", { class: "card", "data-audit": "" }, [
+    );
+    frame.audit.replaceChildren(
       h("h2", { text: t("club.audit_title") }),
       audit.length
         ? h("ol", { class: "club-list audit" }, audit.map((e) => h("li", { text: auditText(e) })))
         : h("p", { class: "muted", text: t("club.audit_none") }),
-    ]));
+    );
   }
 
   render();
