@@ -238,3 +238,36 @@ def test_the_audit_on_a_phone_in_hindi(browser: Any, service: Service, axe_sourc
         audit(page, axe_source, "a replay seen from one seat, on a phone")
     finally:
         ctx.close()
+
+
+NAMES = """() => [...document.querySelectorAll("input:not([type=hidden])")]
+  .filter((box) => box.offsetParent !== null)
+  .map((box) => box.getAttribute("aria-label") || (box.labels[0] || {}).textContent || "")
+  .map((name) => name.trim())"""
+
+
+def test_each_name_box_of_the_start_page_says_whose_name_it_asks_for(
+    page: Any, service: Service
+) -> None:
+    # a screen reader heard "Your name" two or three times on one page (the new game's,
+    # a seat of the custom table's, an invitation's): each box now says which it is
+    body = {"seats": [{"kind": "person", "name": "Ani"}, {"kind": "person"}]
+            + [{"kind": "computer", "level": "basic"}] * 3}  # fmt: skip
+    table = service.post("/api/tables", body)
+    page.goto(f"{service.base}/?table={table['id']}&seat=1")
+    page.locator("[data-join-name]").wait_for()
+    page.locator("[data-seat-name]").first.wait_for()
+    names = page.evaluate(NAMES)
+    assert len(names) >= 2, names  # the invitation's and a seat's of the custom table
+    assert "" not in names, names
+    assert len(set(names)) == len(names), names
+    assert (
+        page.locator("[data-seat-name]").first.get_attribute("aria-label") == "Your name at seat 1"
+    )
+    join = page.locator("[data-join-name]").get_attribute("aria-label")
+    assert join == f"Your name at table {table['id']}"
+    page.goto(f"{service.base}/")  # no invitation: the new game's own box is there
+    page.locator("#my-name").wait_for()
+    names = page.evaluate(NAMES)
+    assert len(set(names)) == len(names), names
+    assert {"Your name", "Your name at seat 1"} <= set(names), names

@@ -405,7 +405,7 @@ export function lobbyPage(root) {
       });
       row.appendChild(kind);
       if (r.kind === "me") {
-        const name = h("input", { value: r.name, placeholder: t("lobby.name_placeholder"), maxlength: 40, "aria-label": t("lobby.your_name"), "data-seat-name": i });
+        const name = h("input", { value: r.name, placeholder: t("lobby.name_placeholder"), maxlength: 40, "aria-label": t("lobby.seat_name", { n: i + 1 }), "data-seat-name": i });
         name.addEventListener("input", () => (r.name = name.value));
         row.appendChild(name);
       } else if (r.kind === "computer") {
@@ -504,7 +504,8 @@ export function lobbyPage(root) {
       say(joinError.code);
       setTermText(heading, title); // the field stays: the heading still asks for the name
     }
-    const input = h("input", { value: joinName, maxlength: 40, "aria-label": t("lobby.your_name"), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
+    // each name box says whose name it asks for: the start page's own one is "Your name"
+    const input = h("input", { value: joinName, maxlength: 40, "aria-label": t("lobby.join_name", { id: joining.table }), placeholder: t("lobby.name_placeholder"), "data-join-name": "" });
     const btn = h("button", { type: "button", class: "primary", "data-join": "", text: t("lobby.take_seat") });
     const go = async () => {
       const name = input.value.trim();
