@@ -4,6 +4,7 @@ text, and a broken record failing with the record's error."""
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from domeng.bots.review import (
     BLUNDER,
     CLEAR,
     MISTAKE,
+    Decision,
     confirmed_mark,
     decisions,
     mark_of,
@@ -35,6 +37,14 @@ def _records() -> list[Path]:
     return [p for p in EXAMPLES if not p.name.endswith(".out.json")]
 
 
+@cache
+def _decisions(path: Path, seat: int) -> tuple[Decision, ...]:
+    """The coach's decisions of ``seat`` in the example at ``path`` (at TINY): worked
+    out once for the two tests that read them (the same seed each time, so the same
+    decisions)."""
+    return tuple(decisions(load_recorded_game(path), seat, TINY))
+
+
 def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
     try:
         runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
@@ -48,7 +58,7 @@ def _run(args: list[str], stdin: bytes | None = None) -> tuple[int, str, str]:
 def test_every_example_is_reviewed_from_every_seat(path: Path) -> None:
     recorded = load_recorded_game(path)
     for seat in range(5):
-        found = decisions(recorded, seat, TINY)
+        found = list(_decisions(path, seat))
         doc = review_document(seat, found)
         assert doc["seat"] == seat
         for d, item in zip(found, doc["decisions"], strict=True):  # type: ignore[call-overload]
@@ -178,7 +188,7 @@ def test_the_count_of_decisions_is_the_number_the_coach_reviews() -> None:
     for path in _records():
         recorded = load_recorded_game(path)
         for seat in range(5):
-            assert choices(recorded.game, seat) == len(decisions(recorded, seat, TINY)), path
+            assert choices(recorded.game, seat) == len(_decisions(path, seat)), path
 
 
 def test_a_terminal_sees_the_review_s_progress(monkeypatch: pytest.MonkeyPatch) -> None:
