@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -70,21 +71,54 @@ def _free_port() -> int:
         return port
 
 
+def _below_free_ports(s: socket.socket) -> None:
+    """Bind ``s`` to a loopback port below the range the kernel hands out for port 0
+    (Linux's ip_local_port_range), where every other test's free port comes from."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    ports = list(range(max(1024, low - 8000), low))
+    random.shuffle(ports)
+    for port in ports[:200]:
+        try:
+            s.bind(("127.0.0.1", port))
+            return
+        except OSError:
+            continue
+    s.bind(("127.0.0.1", 0))
+
+
 @contextlib.contextmanager
 def refusing(port: int = 0) -> Iterator[int]:
     """A loopback port where a process is down, kept so while the block runs: a socket
     bound to it and never listening, so the kernel refuses every connection (as for a
-    process that died) and no other program can start listening there meanwhile (a port
-    merely found free once could be taken by a server another test starts, and a server
-    that takes a connection but does not answer would hold nginx's request for its whole
-    proxy_read_timeout). A port that cannot be bound just now is given as it is."""
+    process that died) and no other program can start listening there meanwhile (a
+    server that takes a connection but does not answer would hold nginx's request for
+    its whole proxy_read_timeout).
+
+    Without ``port``, one below the ports the kernel hands out for port 0, bound without
+    SO_REUSEADDR: a port picked from those was once the port another test had just
+    found free and then listened on (with SO_REUSEADDR, as servers do, it could share a
+    port held with it), and a WebSocket through nginx waited 30 s for its answer. With
+    ``port`` (a killed process's), it is bound without SO_REUSEADDR where it can be, with
+    it where the killed process's connections still linger (the port then held against
+    every program but those that set SO_REUSEADDR too); a port that cannot be bound just
+    now is given as it is."""
     with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if not port:
+            _below_free_ports(s)
+            yield s.getsockname()[1]
+            return
         try:
             s.bind(("127.0.0.1", port))
         except OSError:
-            yield port
-            return
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                yield port
+                return
         yield s.getsockname()[1]
 
 
