@@ -366,6 +366,32 @@ def test_the_coach_s_panel_of_a_replay_is_in_sight(
     assert box is not None and box["y"] < height - 80, box  # its start on the first screen
 
 
+@pytest.mark.parametrize(("size", "lang"), [((1280, 800), "en"), ((1024, 768), "hi")])
+def test_a_replay_s_whole_board_is_in_sight_on_a_wide_screen(
+    pages: Pages, service: Service, size: tuple[int, int], lang: str
+) -> None:
+    # watched from a seat, its own plate and tiles are at the board's bottom: with room
+    # kept for the controls as a fixed 11rem, they were below the window at 1280x800
+    body = {"seats": [COMPUTER] * 5, "pace_ms": 0, "end": {"rounds": 1}}
+    table_id = service.post("/api/tables", body)["id"]
+    service.wait_for(lambda: service.get(f"/api/tables/{table_id}")["status"] == "finished")
+    width, height = size
+    page = pages.open(lang, viewport={"width": width, "height": height})
+    page.goto(f"{service.base}/#/replay/{table_id}")
+    page.wait_for_selector("svg.board .seat")
+    page.select_option("[data-view-from]", "0")
+    page.click('[data-step="next"]')
+    page.wait_for_selector("svg.board .hand")
+    fitted = "(h) => document.querySelector('svg.board').getBoundingClientRect().bottom <= h"
+    with contextlib.suppress(PlaywrightTimeout):  # fitted once the page is laid out
+        page.wait_for_function(fitted, arg=height, timeout=5_000)
+    board = page.locator("svg.board").bounding_box()
+    hand = page.locator("svg.board .hand").bounding_box()
+    assert board is not None and hand is not None
+    assert hand["y"] + hand["height"] <= height, (hand, board)
+    assert board["height"] >= 340, board  # fitted, not shrunk to nothing
+
+
 TOASTS = """async () => {
   const { showServiceError } = await import("/web/js/ui.js");
   for (let i = 0; i < 16; i++) showServiceError("rate_limited", "slow down");

@@ -46,6 +46,25 @@ export function replayPage(root, source) {
   const q = (s) => root.querySelector(s);
   keepEnd(q(".account"));
 
+  // On a wide screen the whole board, the hand of the seat watched from included, fits
+  // below the replay's controls, as at the table (table.js, fitBoard): its height, and its
+  // place's while it comes, is what the window has left under them (--board-room). It is
+  // measured when the column changes size, not at each step (a second layout each time);
+  // the controls' rows differ with the width and the language (a fixed 11rem left the
+  // bottom of the board, the seat's own plate and tiles, below the window at 1280x800).
+  const wideScreen = window.matchMedia("(min-width: 901px)");
+  const roomWatch = new ResizeObserver(() => {
+    const wrap = q(".board-wrap");
+    if (!wideScreen.matches) {
+      wrap.style.removeProperty("--board-room");
+      return;
+    }
+    const top = wrap.getBoundingClientRect().top + window.scrollY;
+    const room = `${Math.max(340, Math.floor(window.innerHeight - top - 10))}px`;
+    if (wrap.style.getPropertyValue("--board-room") !== room) wrap.style.setProperty("--board-room", room);
+  });
+  roomWatch.observe(q(".table-main"));
+
   /** A word where the board will be, in a place of the board's size: no jump when it comes. */
   function waiting(text) {
     const wrap = q(".board-wrap");
@@ -281,6 +300,7 @@ export function replayPage(root, source) {
     render,
     unmount() {
       if (st.timer) clearInterval(st.timer);
+      roomWatch.disconnect();
       window.removeEventListener("keydown", onKey);
     },
   };
