@@ -496,6 +496,14 @@ export function layoutFor(width) {
   return width < 720 ? "tall" : "wide";
 }
 
+/** The height a board may take on a wide screen: what the window has left below `wrap`
+ * (its top on the page), at least 340px; as a CSS length ("612px"). The table's board and
+ * the replay's are fitted with it. */
+export function roomBelow(wrap) {
+  const top = wrap.getBoundingClientRect().top + window.scrollY;
+  return `${Math.max(340, Math.floor(window.innerHeight - top - 10))}px`;
+}
+
 /** The board's proportions in a layout ("1000 / 660"), for its place kept before it is drawn. */
 export function boardRatio(layout) {
   return `${LAYOUTS[layout].w} / ${LAYOUTS[layout].h}`;

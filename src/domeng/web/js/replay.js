@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { describe } from "./account.js";
 import { ct, decisionElement, luckSkillElement, reviewCache } from "./coach.js";
-import { boardRatio, drawBoard, layoutFor } from "./board.js";
+import { boardRatio, drawBoard, layoutFor, roomBelow } from "./board.js";
 import { numberText, seatName, setTermText, t } from "./i18n.js";
 import { handsElement } from "./hands.js";
 import { keepEnd, showEnd } from "./logend.js";
@@ -47,7 +47,7 @@ export function replayPage(root, source) {
   keepEnd(q(".account"));
 
   // On a wide screen the whole board, the hand of the seat watched from included, fits
-  // below the replay's controls, as at the table (table.js, fitBoard): its height, and its
+  // below the replay's controls, as at the table (board.js, roomBelow): its height, and its
   // place's while it comes, is what the window has left under them (--board-room). It is
   // measured when the column changes size, not at each step (a second layout each time);
   // the controls' rows differ with the width and the language (a fixed 11rem left the
@@ -59,8 +59,7 @@ export function replayPage(root, source) {
       wrap.style.removeProperty("--board-room");
       return;
     }
-    const top = wrap.getBoundingClientRect().top + window.scrollY;
-    const room = `${Math.max(340, Math.floor(window.innerHeight - top - 10))}px`;
+    const room = roomBelow(wrap);
     if (wrap.style.getPropertyValue("--board-room") !== room) wrap.style.setProperty("--board-room", room);
   });
   roomWatch.observe(q(".table-main"));

@@ -5,7 +5,7 @@
 
 import { api, forgetSeat, hostAction, hostToken, keepHost, keepSeat, seatsAt } from "./api.js";
 import { describe } from "./account.js";
-import { counted, drawBoard, layoutFor, tickClocks } from "./board.js";
+import { counted, drawBoard, layoutFor, roomBelow, tickClocks } from "./board.js";
 import { createAttention } from "./attention.js";
 import { createLiving } from "./living.js";
 import { chatWords, createChat } from "./chat.js";
@@ -932,8 +932,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       board.style.maxHeight = boardRoom = "";
       return;
     }
-    const top = q(".board-wrap").getBoundingClientRect().top + window.scrollY;
-    boardRoom = `${Math.max(340, Math.floor(window.innerHeight - top - 10))}px`;
+    boardRoom = roomBelow(q(".board-wrap"));
     if (board.style.maxHeight !== boardRoom) board.style.maxHeight = boardRoom;
   }
   // The board is fitted when what lies above it (the status, the notice, the wait, the
