@@ -188,17 +188,22 @@ def test_a_club_from_the_owners_line_to_a_suspension(
     assert console.problems() == [], console.problems()
 
 
-def test_what_an_admin_types_stays_when_the_lists_come(browser: Any, club: Service) -> None:
-    # the members page is drawn at once and again when its lists come: on a busy
-    # computer the admin had typed a name by then, and the form was drawn anew, empty
-    console = Console()
-    link = add_member(club, "Ani typing", "--admin")
+def _members_page_lists_held(
+    browser: Any, club: Service, console: Console, admin_name: str
+) -> tuple[Any, list[Any]]:
+    """An admin signed in and on the members page, whose lists (their audit log) are
+    held back until :func:`_lists_come`: the page and the held requests."""
+    link = add_member(club, admin_name, "--admin")
     admin = browser_page(browser, console, 1280, "en")
     claim(admin, link, "en")
     held: list[Any] = []
     admin.route("**/api/audit", lambda route: held.append(route))  # held back: the lists wait
     admin.locator("[data-members-link]").click()
-    admin.locator("[data-add-member] input[name=name]").fill("Cicci typing")
+    return admin, held
+
+
+def _lists_come(admin: Any, held: list[Any]) -> None:
+    """The held lists let through, and drawn."""
     for _ in range(200):
         if held:
             break
@@ -206,6 +211,15 @@ def test_what_an_admin_types_stays_when_the_lists_come(browser: Any, club: Servi
     assert held, "the members page asked for no audit log"
     held[0].continue_()
     admin.locator("[data-members] .club-list li").first.wait_for()  # the lists came
+
+
+def test_what_an_admin_types_stays_when_the_lists_come(browser: Any, club: Service) -> None:
+    # the members page is drawn at once and again when its lists come: on a busy
+    # computer the admin had typed a name by then, and the form was drawn anew, empty
+    console = Console()
+    admin, held = _members_page_lists_held(browser, club, console, "Ani typing")
+    admin.locator("[data-add-member] input[name=name]").fill("Cicci typing")
+    _lists_come(admin, held)
     assert admin.locator("[data-add-member] input[name=name]").input_value() == "Cicci typing"
     admin.context.close()
     assert console.problems() == [], console.problems()
@@ -217,22 +231,11 @@ def test_an_admin_typing_when_the_lists_come_types_on(browser: Any, club: Servic
     # owners_line_to_a_suspension, a name typed as the lists came was left empty, and
     # the form, its name required, was never sent)
     console = Console()
-    link = add_member(club, "Ani keyboard", "--admin")
-    admin = browser_page(browser, console, 1280, "en")
-    claim(admin, link, "en")
-    held: list[Any] = []
-    admin.route("**/api/audit", lambda route: held.append(route))  # held back: the lists wait
-    admin.locator("[data-members-link]").click()
+    admin, held = _members_page_lists_held(browser, club, console, "Ani keyboard")
     name = admin.locator("[data-add-member] input[name=name]")
     name.click()
     admin.keyboard.type("Cic")
-    for _ in range(200):
-        if held:
-            break
-        admin.wait_for_timeout(50)
-    assert held, "the members page asked for no audit log"
-    held[0].continue_()
-    admin.locator("[data-members] .club-list li").first.wait_for()  # the lists came
+    _lists_come(admin, held)
     admin.unroute("**/api/audit")  # the lists after the form is sent come at once
     admin.keyboard.type("ci")
     assert name.input_value() == "Cicci"
