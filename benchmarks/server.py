@@ -127,7 +127,8 @@ async def person(
     port: int, table_id: str, token: str, window: Window, latencies: list[float], made: list[int]
 ) -> None:
     """Play seat 0 of a table until cancelled, adding to ``made[0]`` the plays sent
-    within ``window`` (the warm-up's are not counted, nor their latencies). A socket
+    within ``window`` that the table carried (the warm-up's are not counted, nor their
+    latencies, nor refused ones). A socket
     closed (its table moved to another process) is opened again."""
     seated = [False]
     while True:
