@@ -51,12 +51,20 @@ class English:
 _ENGLISH: dict[int, English] = {}
 
 
-def walk(command: click.Command, name: str = "cli") -> Iterator[tuple[str, click.Command]]:
-    """``command`` and every sub-command, each with the name its keys start with."""
+def walk(
+    command: click.Command, name: str = "cli", *, loaded_only: bool = False
+) -> Iterator[tuple[str, click.Command]]:
+    """``command`` and every sub-command, each with the name its keys start with.
+    ``loaded_only``: of sub-commands imported when first asked for
+    (:class:`domeng.cli.Commands`), only those imported already."""
     yield name, command
     if isinstance(command, click.Group):
-        for sub_name, sub in sorted(command.commands.items()):
-            yield from walk(sub, sub_name if name == "cli" else f"{name}.{sub_name}")
+        imported = getattr(command.commands, "imported", None) if loaded_only else None
+        subs = imported() if imported is not None else command.commands.items()
+        for sub_name, sub in sorted(subs):
+            yield from walk(
+                sub, sub_name if name == "cli" else f"{name}.{sub_name}", loaded_only=loaded_only
+            )
 
 
 def english(command: click.Command) -> English:
@@ -113,10 +121,13 @@ def lang_option() -> click.Option:
     )
 
 
-def localize(root: click.Command, w: Words) -> None:
-    """Give ``root`` and its sub-commands their help texts in ``w``'s language, and each
-    a ``--lang`` option."""
-    for name, cmd in walk(root):
+def localize(
+    root: click.Command, w: Words, root_name: str = "cli", *, loaded_only: bool = False
+) -> None:
+    """Give ``root`` (whose keys start with ``root_name``) and its sub-commands their help
+    texts in ``w``'s language, and each a ``--lang`` option (``loaded_only``: as
+    :func:`walk`)."""
+    for name, cmd in walk(root, root_name, loaded_only=loaded_only):
         own = english(cmd)  # before --lang is added: it has one key for all commands
         if not any(p.name == "lang" for p in cmd.params):
             cmd.params.append(lang_option())

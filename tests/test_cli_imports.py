@@ -1,0 +1,58 @@
+"""A ``domeng`` command imports what it needs: each sub-command's module is imported
+when the command line names it (``domeng.cli.Commands``), so ``domeng serve`` (started
+by every browser test, and at each restart of a service) does not import the terminal's
+game, the simulator or the review."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+
+from domeng.cli import COMMANDS, Commands
+
+OTHERS = (
+    "domeng.terminal.session",
+    "domeng.commands.play",
+    "domeng.commands.sim",
+    "domeng.commands.review",
+    "domeng.sim",
+    "rich.progress",
+)
+
+
+def imported_by(args: list[str]) -> list[str]:
+    program = (
+        "import sys\n"
+        "from domeng.cli import main\n"
+        "try:\n"
+        f"    main({args!r})\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        f"print(sorted(m for m in {OTHERS!r} if m in sys.modules), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+    return done.stderr.strip().splitlines()[-1:]
+
+
+def test_serve_imports_neither_the_terminal_game_nor_the_simulator() -> None:
+    assert imported_by(["serve", "--lang", "tr", "--help"]) == ["[]"]
+    # the list of every command imports them all (and says each in the language asked)
+    assert imported_by(["--help"]) != ["[]"]
+
+
+def test_the_commands_are_imported_when_asked_for_and_told_once() -> None:
+    told: list[str] = []
+    commands = Commands(COMMANDS, lambda name, command: told.append(name))
+    assert commands.imported() == []
+    assert "serve" in commands and "nothing" not in commands
+    assert [name for name, _ in commands.imported()] == ["serve"] == told
+    assert isinstance(commands["serve"], click.Command) and told == ["serve"]
+    assert len(commands) == len(COMMANDS)
+    assert told == ["serve"]  # counting them imports none
+    assert sorted(commands) == sorted(COMMANDS)  # listing them imports every one, once
+    assert sorted(told) == sorted(COMMANDS)
+    assert all(commands[name].name == name for name in COMMANDS)
