@@ -20,6 +20,17 @@ from .playing import PLAYABLE, click_new_game, my_turn, next_round, step
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
 PACE = "300"
+AUDIO_STATES = """
+const Audio = window.AudioContext;
+window.audioStates = [];
+window.AudioContext = class extends Audio {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("statechange", () => window.audioStates.push(this.state));
+  }
+};
+"""
+"""The states the page's audio goes through, in ``window.audioStates``."""
 """Slow enough for the tiles to travel (their 300 ms), quick enough for a round."""
 
 SIZES = {
@@ -339,6 +350,7 @@ def test_the_mute_switch_is_remembered_and_a_spectator_starts_muted(
     pages: Pages, service: Any
 ) -> None:
     page = pages.open()
+    page.add_init_script(AUDIO_STATES)
     new_game(page, service.base)
     switch = page.locator("[data-sound-toggle]")
     assert switch.get_attribute("data-sound-toggle") == "on"
@@ -346,6 +358,15 @@ def test_the_mute_switch_is_remembered_and_a_spectator_starts_muted(
     page.wait_for_function(
         "Number(document.querySelector('[data-settings]').dataset.sounds || 0) > 0"
     )
+    # between sounds the audio rests (a running context keeps the browser's audio
+    # thread busy in silence), and the next sound wakes it
+    my_turn(page)
+    page.wait_for_function("window.audioStates.at(-1) === 'suspended'")
+    rested = page.evaluate("window.audioStates.length")
+    for _ in range(600):
+        if step(page) == "summary" or page.evaluate("window.audioStates.length") > rested:
+            break
+    assert page.evaluate(f"window.audioStates[{rested}]") == "running"
     page.click("[data-sound-toggle]")
     assert page.locator("[data-sound-toggle]").get_attribute("data-sound-toggle") == "off"
     assert page.locator("[data-sound-toggle]").get_attribute("aria-pressed") == "true"
