@@ -25,26 +25,53 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 LONGEST_FIRST = (
     "server/test_server_several.py",
     "browser/test_browser_living.py",
-    "browser/test_browser_layout.py",
     "browser/test_browser_friends.py",
+    "browser/test_browser_layout.py",
     "browser/test_browser_table_screens.py",
-    "server/test_club.py",
-    "test_review_command.py",
+    "install/test_wheel.py",
     "browser/test_browser_club.py",
-    "test_play_command.py",
     "browser/test_browser_accessibility.py",
+    "server/test_club.py",
     "server/test_server_db_choice.py",
     "browser/test_browser_coach.py",
+    "browser/test_browser_tournament.py",
+    "test_stats_command.py",
+    "browser/test_browser_players.py",
+    "test_play_command.py",
     "browser/test_browser_table_play.py",
-    "install/test_wheel.py",
+    "server/test_server_tournaments.py",
+    "browser/test_browser_elsewhere.py",
+    "browser/test_browser_font.py",
+    "browser/test_browser_ladder.py",
+    "test_review_command.py",
     "i18n/test_terminal_speaks.py",
+    "server/test_storage_contract.py",
+    "browser/test_browser_waits.py",
+    "browser/test_browser_table_restart.py",
+    "server/test_server_restart_resumes.py",
+    "browser/test_browser_steady.py",
+    "browser/test_browser_profiles_pages.py",
+    "i18n/test_error_messages.py",
+    "server/test_server_slow_clients.py",
+    "server/test_server_friends.py",
+    "browser/test_browser_page_modules.py",
+    "server/test_storage_schema.py",
+    "server/test_deploy_several.py",
+    "server/test_server_forwarded.py",
+    "server/test_storage_leases.py",
+    "server/test_server_benchmark_script.py",
+    "bots/test_expert.py",
+    "engine/test_engine_properties.py",
+    "sim/test_sim_progress.py",
+    "bots/test_coach.py",
 )
-"""The test files that take longest (half a minute to two minutes each, waiting on
-processes, leases and browsers; measured with ``make test``), begun first: the workers
-(pytest-xdist, a file each) then end together, not with one of these begun last while
-the others have nothing left. ``make test`` keeps this order with
-``--no-loadscope-reorder``: without it pytest-xdist begins with the files that hold the
-most tests instead."""
+"""The test files that take longest (from four seconds to a minute and a half each,
+waiting on processes, leases and browsers; measured in a run of ``make test``'s pytest,
+longest first), begun first: the workers (pytest-xdist, a file each) then end together,
+on the many short files, not with one of these begun last while the others have
+nothing left (``test_stats_command.py``, 15 s, once ran last alone: 14 s of the run).
+``make test`` keeps this order with ``--no-loadscope-reorder``: without it pytest-xdist
+begins with the files that hold the most tests instead."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
