@@ -93,7 +93,7 @@ export function playSound(name) {
   // thread working in silence (about 1% of a core for as long as the page is open, a
   // phone's battery); context() resumes it for the next sound
   clearTimeout(resting);
-  resting = setTimeout(() => {
+  resting = window.setTimeout(() => {
     if (ctx && ctx.state === "running") ctx.suspend().catch(() => {});
   }, HEARD_WITHIN * 1000);
   return true;
