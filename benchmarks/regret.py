@@ -21,7 +21,15 @@ legal move is valued on the *true* deal, every hand in sight, by
 - **same move**: how often the player chose ``basic``'s move.
 
 Decisions are grouped by how many tiles seat 0 held (5: its first play of
-the round) and whether it opened the round. The player's moves are played,
+the round) and whether it opened the round.
+
+``--lean K`` (an expert level only) asks whether the player would gain by playing
+``basic``'s move wherever its own judgement cannot tell that move from its best: the
+best's value minus basic's within ``K`` paired standard errors (the coach's
+``gap_error``), and seat 0 holding at least ``--lean-hand`` tiles or opening the
+round. **lean gain** is the true value of that leaning player's move minus the
+player's own, per decision (0 where it would not lean); the leaning player is not
+played, so both are judged on the same decisions. The player's moves are played,
 so the games are its own; the seeds make a run repeatable (for the expert
 levels, as long as their time cap is not reached).
 """
@@ -38,6 +46,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from domeng.bots import make_player, player_names
+from domeng.bots.coach import judge_position
+from domeng.bots.levels import LEVELS
 from domeng.bots.rollout import move_values
 from domeng.engine import SEATS, Game, view
 from domeng.sim.stats import interval_json
@@ -62,11 +72,27 @@ class Decision:
     """The true value of the best legal move."""
     same: bool
     """The player chose ``basic``'s move."""
+    lean: bool = False
+    """With ``--lean``: the player would have played ``basic``'s move instead."""
+
+    @property
+    def lean_gain(self) -> float:
+        """The leaning player's move's true value minus the player's own."""
+        return self.basic - self.chosen if self.lean else 0.0
 
 
-def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:
+@dataclass(frozen=True, slots=True)
+class Lean:
+    """``--lean``: play basic's move within ``margin`` paired standard errors of the
+    best, with at least ``hand`` tiles in hand or when opening."""
+
+    margin: float
+    hand: int = 2
+
+
+def play_game(job: tuple[str, int, int, int, int, Lean | None]) -> list[Decision]:
     """One seeded game of ``rounds`` rounds; seat 0's decisions, valued."""
-    player_name, seed, game_index, rounds, playouts = job
+    player_name, seed, game_index, rounds, playouts, lean = job
     deals = random.Random(f"regret|{seed}|{game_index}|deals")
     judge = random.Random(f"regret|{seed}|{game_index}|judge")
     player = make_player(player_name, seat_seed(seed, game_index, SEAT))
@@ -86,8 +112,19 @@ def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:
                 r.play(others[seat].choose(view(r, seat)))
                 continue
             v = view(r, seat)
-            chosen = player.choose(v)
             hint = shadow.choose(v)
+            leans = False
+            if lean is None:
+                chosen = player.choose(v)
+            else:  # the expert's own judgement (its move), and how far basic's is from it
+                judged = judge_position(v, LEVELS[player_name])
+                chosen = judged.best.move
+                hinted = judged.of(hint)
+                leans = (
+                    hint != chosen
+                    and judged.best.value - hinted.value <= lean.margin * hinted.gap_error
+                    and (r.hands[seat].bit_count() >= lean.hand or r.ends is None)
+                )
             values = move_values(r, seat, playouts, judge)
             out.append(
                 Decision(
@@ -97,6 +134,7 @@ def play_game(job: tuple[str, int, int, int, int]) -> list[Decision]:
                     basic=values[hint],
                     best=max(values.values()),
                     same=chosen == hint,
+                    lean=leans,
                 )
             )
             r.play(chosen)
@@ -119,6 +157,10 @@ class Group:
     regret: float
     basic_regret: float
     same_move: float
+    lean_gain: float = 0.0
+    lean_gain_ci95: tuple[float, float] | None = None
+    leaned: int = 0
+    """Decisions where the leaning player would have played basic's move."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -129,19 +171,17 @@ class Group:
             "regret": self.regret,
             "basic_regret": self.basic_regret,
             "same_move": self.same_move,
+            "lean_gain": self.lean_gain,
+            "lean_gain_ci95": interval_json(self.lean_gain_ci95),
+            "leaned": self.leaned,
         }
 
 
 def group(name: str, ds: Sequence[Decision]) -> Group:
     """Summarize ``ds`` (at least one decision)."""
     n = len(ds)
-    gains = [d.chosen - d.basic for d in ds]
-    mean = sum(gains) / n
-    ci: tuple[float, float] | None = None
-    if n > 1:
-        var = sum((g - mean) ** 2 for g in gains) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        ci = (mean - half, mean + half)
+    mean, ci = mean_ci([d.chosen - d.basic for d in ds])
+    lean, lean_ci = mean_ci([d.lean_gain for d in ds])
     return Group(
         name=name,
         decisions=n,
@@ -150,7 +190,20 @@ def group(name: str, ds: Sequence[Decision]) -> Group:
         regret=sum(d.best - d.chosen for d in ds) / n,
         basic_regret=sum(d.best - d.basic for d in ds) / n,
         same_move=sum(d.same for d in ds) / n,
+        lean_gain=lean,
+        lean_gain_ci95=lean_ci,
+        leaned=sum(d.lean for d in ds),
     )
+
+
+def mean_ci(xs: Sequence[float]) -> tuple[float, tuple[float, float] | None]:
+    """The mean of ``xs`` (at least one) and its 95% interval (None for one value)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, None
+    half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
+    return mean, (mean - half, mean + half)
 
 
 def summarize(ds: Sequence[Decision]) -> list[Group]:
@@ -167,10 +220,16 @@ def summarize(ds: Sequence[Decision]) -> list[Group]:
 
 
 def run(
-    player: str, seed: int, games: int, rounds: int, playouts: int, workers: int
+    player: str,
+    seed: int,
+    games: int,
+    rounds: int,
+    playouts: int,
+    workers: int,
+    lean: Lean | None = None,
 ) -> list[Decision]:
     """Every decision of the run, games in order (the same whatever ``workers`` is)."""
-    jobs = [(player, seed, g, rounds, playouts) for g in range(games)]
+    jobs = [(player, seed, g, rounds, playouts, lean) for g in range(games)]
     if workers <= 1:
         parts = [play_game(job) for job in jobs]
     else:
@@ -193,6 +252,22 @@ def format_groups(player: str, groups: Sequence[Group]) -> str:
     return "\n".join(lines)
 
 
+def format_lean(lean: Lean, groups: Sequence[Group]) -> str:
+    lines = [
+        f"leaning to basic's move within {lean.margin:g} paired errors, "
+        f"with {lean.hand} tiles or more or opening:",
+        f"{'':<28} {'n':>5}  {'leaned':>6}  {'lean gain [95%]':>26}",
+    ]
+    for g in groups:
+        ci = (
+            ""
+            if g.lean_gain_ci95 is None
+            else (f"[{g.lean_gain_ci95[0]:+.3f}, {g.lean_gain_ci95[1]:+.3f}]")
+        )
+        lines.append(f"{g.name:<28} {g.decisions:>5}  {g.leaned:>6}  {g.lean_gain:+.3f} {ci:>19}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--player", default="expert:fast", help="the player in seat 0")
@@ -203,6 +278,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--lean",
+        type=float,
+        metavar="K",
+        help="also judge a player that plays basic's move within K paired errors of its "
+        "best (an expert level)",
+    )
+    parser.add_argument(
+        "--lean-hand",
+        type=int,
+        default=2,
+        metavar="N",
+        help="--lean only with at least N tiles in hand, or opening (default 2: always)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
     if args.player not in player_names(for_people=False) or args.player == "oracle":
@@ -210,7 +299,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in ("games", "rounds", "playouts"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
-    ds = run(args.player, args.seed, args.games, args.rounds, args.playouts, args.workers)
+    lean = None
+    if args.lean is not None:
+        if args.player not in LEVELS:
+            parser.error(f"--lean: the player must be an expert level, not {args.player!r}")
+        if args.lean < 0:
+            parser.error("--lean must be 0 or more")
+        lean = Lean(args.lean, args.lean_hand)
+    ds = run(args.player, args.seed, args.games, args.rounds, args.playouts, args.workers, lean)
     groups = summarize(ds)
     if args.json:
         print(
@@ -221,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "rounds": args.rounds,
                     "playouts": args.playouts,
                     "seed": args.seed,
+                    "lean": None if lean is None else {"margin": lean.margin, "hand": lean.hand},
                     "groups": [g.to_json() for g in groups],
                 },
                 indent=2,
@@ -233,6 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{args.playouts} play-outs, by the expert's value of a round"
         )
         print(format_groups(args.player, groups))
+        if lean is not None:
+            print(format_lean(lean, groups))
     return 0
 
 

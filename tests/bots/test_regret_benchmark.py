@@ -105,3 +105,38 @@ def test_the_command_refuses_bad_arguments(regret: ModuleType, args: list[str]) 
     with pytest.raises(SystemExit) as exc:
         regret.main(args)
     assert exc.value.code == 2
+
+
+def test_leaning_to_basic_is_judged_on_the_players_own_decisions(regret: ModuleType) -> None:
+    always = regret.run(
+        "expert:fast", seed=2, games=1, rounds=2, playouts=4, workers=1, lean=regret.Lean(1e9)
+    )
+    differ = [d for d in always if not d.same]
+    assert differ, "the expert and basic never differed: no leaning to judge"
+    # within any margin it leans wherever the two differ: its gain is basic's over the expert
+    assert [d.lean for d in always] == [not d.same for d in always]
+    (everything, *_) = regret.summarize(always)
+    assert everything.leaned == len(differ)
+    assert abs(everything.lean_gain + everything.gain) < 1e-9
+    # from 6 tiles up (more than a hand holds) it leans only when opening
+    opening = regret.run(
+        "expert:fast",
+        seed=2,
+        games=1,
+        rounds=2,
+        playouts=4,
+        workers=1,
+        lean=regret.Lean(1e9, hand=6),
+    )
+    assert [d.lean for d in opening] == [d.opening and not d.same for d in opening]
+    # the same decisions, whatever the rule: the leaning player is judged, not played
+    assert [(d.chosen, d.basic) for d in opening] == [(d.chosen, d.basic) for d in always]
+
+
+def test_leaning_needs_an_expert_level(regret: ModuleType, capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        regret.main(["--player", "basic", "--lean", "2"])
+    assert "an expert level" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        regret.main(["--player", "expert:fast", "--lean", "-1"])
+    assert "0 or more" in capsys.readouterr().err
