@@ -56,3 +56,20 @@ def test_the_commands_are_imported_when_asked_for_and_told_once() -> None:
     assert sorted(commands) == sorted(COMMANDS)  # listing them imports every one, once
     assert sorted(told) == sorted(COMMANDS)
     assert all(commands[name].name == name for name in COMMANDS)
+
+
+def test_a_command_imported_after_a_register_names_only_the_shipped_players() -> None:
+    # a benchmark or a test may register players before the command is first asked for
+    program = (
+        "from domeng.bots import RandomPlayer, register\n"
+        "register('extra', RandomPlayer)\n"
+        "from domeng.cli import main\n"
+        "for name in ('sim', 'play'):\n"
+        "    helps = [p.help or '' for p in main.commands[name].params]\n"
+        "    said = ' '.join(helps)\n"
+        "    print(name, 'extra' in said, 'expert:fast' in said)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split("\n")[:2] == ["sim False True", "play False True"]

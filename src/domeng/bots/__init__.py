@@ -40,7 +40,20 @@ for _level in LEVELS:
     register(_level, expert_factory(_level))
 register("oracle", OraclePlayer)
 
+SHIPPED = tuple(_FACTORIES)
+"""The players Domeng ships, ``oracle`` last; a player registered later (a benchmark's
+versions, a test's) is not one of them."""
+
+
+def shipped_names(*, for_people: bool = True) -> list[str]:
+    """:data:`SHIPPED`, without ``oracle`` when ``for_people``: what a command's help
+    names (``domeng play --help``, ``sim --help``). The help is written when the command
+    is first asked for (:class:`domeng.cli.Commands`), which may be after a register."""
+    return [n for n in SHIPPED if not (for_people and n == "oracle")]
+
+
 __all__ = [
+    "SHIPPED",
     "ExpertPlayer",
     "OraclePlayer",
     "Player",
@@ -48,4 +61,5 @@ __all__ = [
     "make_player",
     "player_names",
     "register",
+    "shipped_names",
 ]

@@ -19,7 +19,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from domeng.bots import player_names
+from domeng.bots import player_names, shipped_names
 from domeng.commands.invocation import command_line
 from domeng.commands.options import variant_options
 from domeng.engine import BlockPasses, Game, Opening, Variants
@@ -97,7 +97,7 @@ def _given(ctx: click.Context, name: str) -> bool:
     default="basic",
     show_default=True,
     callback=_check_opponents,
-    help="The computer players: " + ", ".join(player_names(for_people=True)) + ".",
+    help="The computer players: " + ", ".join(shipped_names()) + ".",
 )
 @click.option(
     "--resume",

@@ -24,7 +24,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from domeng.bots import player_names
+from domeng.bots import player_names, shipped_names
 from domeng.commands.duplicate import MAX_TABLES, duplicate_command
 from domeng.commands.options import variant_options
 from domeng.engine import SEATS, BlockPasses, Game, Opening, Variants
@@ -76,7 +76,7 @@ def _parse_players(value: str) -> tuple[str, ...]:
     required=True,
     metavar="A,B,C,D,E",
     help="The five entries, comma-separated, e.g. expert,basic,basic,basic,basic; "
-    f"the players: {', '.join(player_names(for_people=False))}.",
+    f"the players: {', '.join(shipped_names(for_people=False))}.",
 )
 @click.option(
     "--rounds",
