@@ -22,6 +22,13 @@ OTHERS = (
 )
 
 
+def fresh_python(program: str) -> subprocess.CompletedProcess[str]:
+    """``program`` run by a Python of its own: nothing imported by the tests before."""
+    return subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+
+
 def imported_by(args: list[str]) -> list[str]:
     program = (
         "import sys\n"
@@ -32,10 +39,7 @@ def imported_by(args: list[str]) -> list[str]:
         "    pass\n"
         f"print(sorted(m for m in {OTHERS!r} if m in sys.modules), file=sys.stderr)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
-    )
-    return done.stderr.strip().splitlines()[-1:]
+    return fresh_python(program).stderr.strip().splitlines()[-1:]
 
 
 def test_serve_imports_neither_the_terminal_game_nor_the_simulator() -> None:
@@ -69,7 +73,4 @@ def test_a_command_imported_after_a_register_names_only_the_shipped_players() ->
         "    said = ' '.join(helps)\n"
         "    print(name, 'extra' in said, 'expert:fast' in said)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert done.stdout.split("\n")[:2] == ["sim False True", "play False True"]
+    assert fresh_python(program).stdout.split("\n")[:2] == ["sim False True", "play False True"]
