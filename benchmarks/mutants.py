@@ -1131,6 +1131,7 @@ TESTS = {
     ],
     "src/domeng/bots/levels.py": ["bots/test_ladder.py", "bots/test_expert.py"],
     "seatname.py": [
+        "engine/test_seatname.py",
         "test_doctests.py",
         "server/test_server_same_name.py",
         "test_play_command.py",
