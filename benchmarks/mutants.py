@@ -1144,6 +1144,7 @@ TESTS = {
     ],
     "benchmarks/trials.py": ["sim/test_trials_script.py"],
     "src/domeng/storage/writer.py": [
+        "server/test_storage_writer_batches.py",
         "server/test_storage_writer_on_loop.py",
         "server/test_storage_contract.py",
     ],
