@@ -209,3 +209,71 @@ def test_an_anchored_calibration_may_take_its_scale_from_elsewhere() -> None:
     assert out["expert"].mu == pytest.approx(25.5 + 0.2 * 6.0)
     with pytest.raises(ValueError):
         anchored(base, {"expert": -0.1}, points=0.0)
+
+
+def test_a_pooled_pair_that_now_inverts_the_level_below_is_pooled_with_it_too() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 1.9)}
+    order = ("random", "basic", "fast", "expert", "strong")
+    # strong (-0.03) inverts expert (-0.06): their mean, -0.045, now inverts fast
+    # (-0.05), and the three are pooled to the mean of the three levels' results.
+    paired = {"random": 0.2, "basic": 0.0, "fast": -0.05, "expert": -0.06, "strong": -0.03}
+    out = anchored(base, paired, order=order)
+    mean = (0.05 + 0.06 + 0.03) / 3
+    for name in ("fast", "expert", "strong"):
+        assert out[name].mu == pytest.approx(25.5 + mean * 1.2 / 0.2)
+    rated = [out[n].mu for n in order]
+    assert rated == sorted(rated)
+
+
+def test_an_anchored_calibration_leaves_out_a_level_of_the_order_not_measured() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 1.9)}
+    order = ("random", "basic", "fast", "expert", "strong")
+    out = anchored(base, {"random": 0.2, "basic": 0.0, "expert": -0.05}, order=order)
+    assert set(out) == {"random", "basic", "expert"}
+    assert out["expert"].mu == pytest.approx(25.5 + 0.05 * 1.2 / 0.2)
+
+
+def test_an_anchored_calibration_refuses_a_scale_it_cannot_take() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 1.9)}
+    with pytest.raises(ValueError):  # no gap between the two: no scale
+        anchored(base, {"random": 0.1, "basic": 0.1, "expert": -0.1})
+    upside_down = {"basic": Rating(24.3, 1.9), "random": Rating(25.5, 1.9)}
+    with pytest.raises(ValueError):  # the base rates random above basic
+        anchored(upside_down, {"random": 0.2, "basic": 0.0, "expert": -0.1})
+    with pytest.raises(ValueError):  # points per stone that are no number
+        anchored(base, {"basic": 0.0, "expert": -0.1}, points=float("nan"))
+
+
+def test_the_anchor_and_the_scale_level_keep_their_ratings_and_sigma_is_the_anchor_s() -> None:
+    from domeng.history.calibration import anchored
+
+    base = {"basic": Rating(25.5, 1.9), "random": Rating(24.3, 2.4)}
+    # the scale from elsewhere: neither needs a paired result of this run
+    out = anchored(base, {"expert": -0.15}, points=6.0)
+    assert set(out) == {"basic", "random", "expert"}
+    assert out["basic"] == base["basic"] and out["random"] == base["random"]
+    assert out["expert"].mu == pytest.approx(25.5 + 0.15 * 6.0) and out["expert"].sigma == 1.9
+    scaled = anchored(base, {"random": 0.2, "basic": 0.0, "expert": -0.1})
+    assert scaled["random"] == base["random"] and scaled["basic"] == base["basic"]
+    assert scaled["expert"].sigma == 1.9
+
+
+def test_a_calibrated_rating_is_the_mean_of_the_second_half_with_the_last_sigma() -> None:
+    game = played(7, 4, ["basic", "random", "basic", "random", "random"])
+    names = ["a", "b", "c", "d", "e"]  # five players, one seat each
+    now = [NEW] * 5
+    after = []
+    for r in game.rounds:
+        now = rate(now, [f.place for f in round_figures(r)])
+        after.append(now)
+    got = calibrate([(names, game)])
+    for i, name in enumerate(names):
+        # the first two rounds bring each from a new player's rating; the last two count
+        assert got[name].mu == pytest.approx((after[2][i].mu + after[3][i].mu) / 2)
+        assert got[name].sigma == after[3][i].sigma

@@ -28,6 +28,16 @@ def test_one_file_serves_one_service_at_a_time(tmp_path: Path) -> None:
     assert lock_path(tmp_path / "one.sqlite3").exists()
 
 
+def test_two_files_of_the_same_stem_are_served_at_once_each_by_its_own_service(
+    tmp_path: Path,
+) -> None:
+    first = SQLiteStorage(tmp_path / "one.sqlite3", service=True)
+    second = SQLiteStorage(tmp_path / "one.db", service=True)  # another file: its own lock
+    assert lock_path(tmp_path / "one.db") == tmp_path / "one.db.service.lock"
+    second.close()
+    first.close()
+
+
 def test_a_refused_service_changes_nothing_and_holds_nothing(tmp_path: Path) -> None:
     first = SQLiteStorage(tmp_path / "one.sqlite3", service=True)
     first.create_table(table())
