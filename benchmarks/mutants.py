@@ -965,7 +965,8 @@ MUTANTS = [
     Mutant(
         "Y16",
         S + "tournaments.py",
-        '                if not table.finished:\n                    await self.hub.end_table(table, "host")',
+        "                if not table.finished:\n"
+        '                    await self.hub.end_table(table, "host")',
         "                if not table.finished:\n                    pass",
         "tournament: ended, its tables still playing are not ended",
     ),
@@ -1065,7 +1066,12 @@ TESTS = {
         "server/test_tournament_duplicate.py",
         "server/test_server_tournaments.py",
     ],
-    "tournaments.py": ["server/test_tournament_duplicate.py", "server/test_server_tournaments.py"],
+    "tournaments.py": [
+        "server/test_tournament_rules.py",
+        "server/test_tournament_duplicate.py",
+        "server/test_server_tournaments.py",
+        "server/test_server_same_name.py",
+    ],
     "fixed.py": ["server/test_tournament_duplicate.py", "server/test_server_tournaments.py"],
     "moving.py": ["server/test_tournament_duplicate.py", "server/test_server_computer_tables.py"],
     "standings.py": [
