@@ -748,8 +748,8 @@ MUTANTS = [
     Mutant(
         "U9",
         S + "tournaments.py",
-        "                rt.finished for rt in r.tables if rt.id != table.id",
-        "                rt.finished for rt in r.tables",
+        "if not all(rt.finished for rt in r.tables if rt.id != table.id):",
+        "if not all(rt.finished for rt in r.tables):",
         "a lone table's record refused by its own game",
     ),
     Mutant(
@@ -770,8 +770,8 @@ MUTANTS = [
     Mutant(
         "U12",
         S + "tournaments.py",
-        "            active = [e.key for e in t.entrants if e.active and not e.fill]",
-        "            active = [e.key for e in t.entrants if not e.fill]",
+        "        active = [e.key for e in t.entrants if e.active and not e.fill]",
+        "        active = [e.key for e in t.entrants if not e.fill]",
         "a withdrawal still seated",
     ),
     Mutant(
