@@ -117,6 +117,13 @@ def test_table_points_four_to_nothing_equal_places_share() -> None:
     assert sum(table_points((1, 0, 0, 0, 0), (0, 3, 3, 9, 1), (0, 3, 3, 9, 1))) == 10
 
 
+def test_table_points_fewer_stones_held_before_fewer_received() -> None:
+    # nobody CAMAT: seat 0 holds the fewest STONES, though it received the most
+    assert table_points(Z, (0, 1, 2, 3, 4), (9, 0, 1, 2, 3)) == (4, 3, 2, 1, 0)
+    # STONES held equal: the fewer received place first
+    assert table_points(Z, (2,) * 5, (4, 3, 2, 1, 0)) == (0, 1, 2, 3, 4)
+
+
 def test_games_lines_sum_the_points_over_the_rounds() -> None:
     keys = ("a", "b", "c", "d", "e")
     g1 = TableGame(1, 1, keys, (1, 0, 0, 0, 0), (0, 2, 3, 4, 5), Z, (3, 1, 0, 0, 0), Z)
