@@ -39,7 +39,7 @@ MUTANTS = [
     Mutant(
         "T1",
         S + "turnclock.py",
-        "if armed is not None and armed[0] == t.state:",
+        "if armed is not None and armed.state == t.state:",
         "if armed is not None:",
         "clock kept from the last state: the second of two people in a row gets none",
     ),
@@ -60,22 +60,24 @@ MUTANTS = [
     Mutant(
         "T4",
         S + "turnclock.py",
-        "            armed[1].cancel()\n        t.deadline = None",
-        "            pass\n        t.deadline = None",
+        "        if armed is not None:\n            armed.timer.cancel()\n"
+        "        t.deadline = None",
+        "        if armed is not None:\n            pass\n        t.deadline = None",
         "disarm does not cancel the timer",
     ),
     Mutant(
         "T5",
         S + "turnclock.py",
-        "            armed[1].cancel()\n        t.deadline = None",
-        "            armed[1].cancel()",
+        "        if armed is not None:\n            armed.timer.cancel()\n"
+        "        t.deadline = None",
+        "        if armed is not None:\n            armed.timer.cancel()",
         "disarm leaves the deadline shown",
     ),
     Mutant(
         "T6",
         S + "turnclock.py",
-        "if t.state == state and t.game.turn == seat:",
-        "if t.game.turn == seat:",
+        "if t.state != state or t.game.turn != seat:",
+        "if t.game.turn != seat:",
         "ring does not check the state",
     ),
     Mutant(
@@ -320,8 +322,8 @@ MUTANTS = [
     Mutant(
         "G4",
         S + "registry.py",
-        "        await self._named(table_id)\n",
-        "",
+        "        await self._named(table_id)\n        t = self.tables.get(table_id)",
+        "        t = self.tables.get(table_id)",
         "a table not read yet at a start is not found",
     ),
     Mutant(
@@ -684,7 +686,7 @@ MUTANTS = [
     Mutant(
         "M16",
         "src/domeng/server/club/routes.py",
-        "            club.guesses.wrong(asked.name, address)\n"
+        "            await club.guessed_wrong(asked.name, address)\n"
         '            raise TableError("wrong_password"',
         '            raise TableError("wrong_password"',
         "club: wrong passwords not counted",
@@ -754,8 +756,8 @@ MUTANTS = [
     ),
     Mutant(
         "U10",
-        S + "tables.py",
-        "        if self.settings.tournament is not None:  # the tournament watches its tables\n"
+        S + "moving.py",
+        "        if t.settings.tournament is not None:  # the tournament watches its tables\n"
         "            return False",
         "        if False:\n            return False",
         "a tournament's computer table stops when nobody watches",
@@ -792,15 +794,17 @@ MUTANTS = [
     Mutant(
         "O2",
         "src/domeng/storage/leases.py",
-        '"SELECT owner, epoch FROM leases WHERE table_id = ? FOR SHARE"',
-        '"SELECT owner, epoch FROM leases WHERE table_id = ?"',
+        '"SELECT owner, epoch FROM leases WHERE table_id = ? FOR SHARE", (table_id,)\n'
+        "        ).fetchone()\n        if row is not None and (row[0] != self.process",
+        '"SELECT owner, epoch FROM leases WHERE table_id = ?", (table_id,)\n'
+        "        ).fetchone()\n        if row is not None and (row[0] != self.process",
         "the fence holds no lock: a takeover does not wait for a write in flight",
     ),
     Mutant(
         "O3",
         "src/domeng/storage/leases.py",
-        '"  WHERE (p.id IS NULL OR p.expires < {_NOW}) AND l.owner IS DISTINCT FROM ?"',
-        '"  WHERE (p.id IS NULL OR p.expires > {_NOW}) AND l.owner IS DISTINCT FROM ?"',
+        'f"WHERE (p.id IS NULL OR p.expires < {_NOW}) AND l.owner IS DISTINCT FROM ?"',
+        'f"WHERE (p.id IS NULL OR p.expires > {_NOW}) AND l.owner IS DISTINCT FROM ?"',
         "the live processes' tables taken over",
     ),
     Mutant(

@@ -300,16 +300,51 @@ def _socket(
         ("127.0.0.1", p.https), timeout=OPEN, source_address=(source, 0)
     )
     headers = _cookie(p) | ({"X-Forwarded-For": forwarded} if forwarded else {})
-    return connect(
-        f"wss://{PUBLIC}:{p.https}/ws/tables/{table}",
-        sock=sock,
-        ssl=_tls(),
-        server_hostname=PUBLIC,
-        origin=p.origin,  # type: ignore[arg-type]
-        additional_headers=headers,
-        open_timeout=OPEN,
-        ping_interval=None,
-    )
+    try:
+        return connect(
+            f"wss://{PUBLIC}:{p.https}/ws/tables/{table}",
+            sock=sock,
+            ssl=_tls(),
+            server_hostname=PUBLIC,
+            origin=p.origin,  # type: ignore[arg-type]
+            additional_headers=headers,
+            open_timeout=OPEN,
+            ping_interval=None,
+        )
+    except TimeoutError as e:
+        raise AssertionError(f"no answer to a WebSocket's opening in {OPEN} s\n{_seen(p)}") from e
+
+
+_TCP_STATES = {"01": "ESTABLISHED", "08": "CLOSE_WAIT", "0A": "LISTEN"}
+
+
+def _seen(p: Proxied) -> str:
+    """What nginx and the service show, for a WebSocket's opening that went unanswered
+    (it happened a few times in whole runs of the suite, never alone): the ends of their
+    logs, the sockets of the service's port with the bytes each has not read or sent
+    (``/proc/net/tcp``), and the service's own health asked straight."""
+    d = p.log.parent
+    seen = []
+    for name in ("error.log", "access.log", "serve.log"):
+        lines = (d / name).read_text(errors="replace").splitlines() if (d / name).exists() else []
+        seen.append(f"--- {name}, last lines:\n" + "\n".join(lines[-12:]))
+    sockets = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        local, remote, state, queues = line.split()[1:5]
+        ports = {int(local.split(":")[1], 16), int(remote.split(":")[1], 16)}
+        if p.service in ports and state != "06":  # not those closed already (TIME_WAIT)
+            tx, rx = (int(q, 16) for q in queues.split(":"))
+            near, far = (int(a.split(":")[1], 16) for a in (local, remote))
+            sockets.append(
+                f"{near} -> {far} {_TCP_STATES.get(state, state)} unsent {tx} unread {rx}"
+            )
+    seen.append("--- the service's port's sockets:\n" + "\n".join(sockets))
+    try:
+        health = httpx.get(f"http://127.0.0.1:{p.service}/api/health", timeout=5).text[:600]
+    except httpx.HTTPError as e:
+        health = f"no answer: {e!r}"
+    seen.append(f"--- the service's /api/health, asked straight: {health}")
+    return "\n".join(seen)
 
 
 def _recv(ws: ClientConnection) -> Any:
