@@ -160,6 +160,26 @@ def test_a_disarmed_clock_stops_and_shows_no_deadline() -> None:
     assert rang == []
 
 
+def test_a_clock_armed_again_after_a_disarming_runs_the_whole_time_from_then() -> None:
+    """The seat in turn went to a computer and back to a person before the computer
+    moved (the same state): the person's time runs from the new arming, and the first
+    arming's timer, stopped, does not ring at its old deadline."""
+    clock, tc, rang = _clock()
+    t = Tab()
+    _arm(tc, t)
+    clock.advance(10)
+    tc.disarm(t)  # type: ignore[arg-type]
+    clock.advance(2)
+    _arm(tc, t)  # 12 s in: 15 s from now
+    assert t.deadline == clock.now() + 15
+    clock.advance(3)  # the first arming's deadline
+    assert rang == []
+    clock.advance(11.999)
+    assert rang == []
+    clock.advance(0.001)
+    assert rang == [(0, 1)]
+
+
 def test_no_clock_where_nobody_is_to_move() -> None:
     cases: list[dict[str, Any]] = [
         {"settings": Settings(None)},
