@@ -4,6 +4,7 @@ throttle's locks, a mute's end, the passwords refused, and ``domeng members add`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -15,7 +16,8 @@ from domeng.cli import main
 from domeng.server.bodies import NewTable, TakeSeat, read_body
 from domeng.server.clock import FakeClock
 from domeng.server.club import Club
-from domeng.server.club.in_step import catch_up
+from domeng.server.club.in_step import EVERY as READ_EVERY
+from domeng.server.club.in_step import catch_up, keep_in_step
 from domeng.server.club.members import (
     DAY,
     GUEST_HOURS,
@@ -598,3 +600,171 @@ def test_a_suspension_ends_the_sessions_for_good_even_once_let_back() -> None:
         await hub.close()
 
     asyncio.run(main())
+
+
+def test_a_purge_keeps_an_expired_link_its_days_and_a_count_its_longest_lock() -> None:
+    """To the second: an expired link is answered ``expired_link`` for LINKS_KEPT_DAYS
+    days, then forgotten; the count of wrong guesses from an address is kept LONGEST
+    seconds after its last guess (its lock may last that long), then forgotten."""
+
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        now = clock.wall()
+        expired = now - (LINK_DAYS + LINKS_KEPT_DAYS) * DAY  # made then: expired that long ago
+        kept = add_member(s, "Besse", MEMBER, expired + 1).code
+        gone = add_member(s, "Daeng", MEMBER, expired).code
+        s.save_guesses(StoredGuesses("address", "10.0.0.7", 9, now + 1, now - LONGEST + 1))
+        s.save_guesses(StoredGuesses("address", "10.0.0.8", 9, now, now - LONGEST))
+        hub = Hub(s, InlineRunner(), clock)
+        await Club(hub).start()  # its first purge
+        assert s.link(hash_token(gone)) is None
+        assert s.link(hash_token(kept)) is not None
+        with pytest.raises(TableError) as e:
+            linked_member(s, kept, now)
+        assert e.value.code == "expired_link"
+        assert [g.name for g in s.guesses()] == ["10.0.0.7"]
+        await hub.close()
+
+    asyncio.run(main())
+
+
+class _FailingOnce(MemoryStorage):
+    """A memory storage whose next purge, or next reading of the members, fails once."""
+
+    failing: str | None = None
+
+    def _fail(self, what: str) -> None:
+        if self.failing == what:
+            self.failing = None
+            raise RuntimeError(f"the database is away ({what})")
+
+    def purge_club(self, now: float, links_before: float, guesses_before: float) -> int:
+        self._fail("purge")
+        return super().purge_club(now, links_before, guesses_before)
+
+    def members(self) -> list[StoredMember]:
+        self._fail("members")
+        return super().members()
+
+
+def test_a_purge_that_fails_is_logged_and_the_next_hour_purges(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = _FailingOnce()
+        hub = Hub(s, InlineRunner(), clock)
+        await Club(hub).start()
+        member = add_member(s, "Besse", MEMBER, clock.wall()).member
+        ended = new_session(s, member, clock.wall() - 30 * DAY + 1)  # ends in a second
+        s.failing = "purge"
+        clock.advance(EVERY)
+        await _until(lambda: s.failing is None)
+        assert s.session(hash_token(ended)) is not None  # that purge failed
+        clock.advance(EVERY)
+        await _until(lambda: s.session(hash_token(ended)) is None)
+        await hub.close()
+
+    asyncio.run(main())
+    logged = [r for r in caplog.records if "could not purge" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].exc_info is not None
+    caplog.clear()  # that traceback was the point (no_tracebacks would refuse it)
+
+
+def test_what_an_admin_undid_through_another_process_is_undone_here() -> None:
+    """A mute ended and a suspension lifted through the other process: here the member
+    speaks again, and when suspended once more (elsewhere again) is shut out again."""
+
+    async def main() -> None:
+        clock = FakeClock()
+        s = MemoryStorage()
+        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
+        club_here, club_there = Club(here), Club(there)
+        await club_here.start()
+        await club_there.start()
+        admin, besse, t, c = await _besse_at_a_table(s, here, clock)
+
+        await mute(club_there, admin, besse, 10)
+        await catch_up(club_here)
+        with pytest.raises(TableError) as e:
+            await here.say(t, c, Chat.model_validate({"type": "chat", "text": "lagi"}))
+        assert e.value.code == "muted"
+        await mute(club_there, admin, besse, 0)  # no longer
+        await catch_up(club_here)
+        await here.say(t, c, Chat.model_validate({"type": "chat", "text": "lagi"}))
+        assert t.chat[-1]["text"] == "lagi"
+
+        await suspend(club_there, admin, besse, True)
+        await catch_up(club_here)
+        assert besse.id in club_here.shut and t.seats[0].stored.profile is None
+        await suspend(club_there, admin, besse, False)  # let back, elsewhere too
+        await catch_up(club_here)
+        assert besse.id not in club_here.shut
+        t.seats[0].stored.profile = besse.id  # she sat down again
+        t.seats[0].stored.token_hash = "hers"
+        await suspend(club_there, admin, besse, True)
+        await catch_up(club_here)
+        assert t.seats[0].stored.profile is None and t.seats[0].stored.token_hash is None
+        await here.close()
+        await there.close()
+
+    asyncio.run(main())
+
+
+def test_a_message_hidden_is_taken_out_of_a_table_here_once_and_only_if_it_has_it() -> None:
+    async def main() -> None:
+        clock, s, hub, club = await _a_club(2)
+        _, _, t, c = await _besse_at_a_table(s, hub, clock)
+        await hub.say(t, c, Chat.model_validate({"type": "chat", "text": "halo"}))
+        at = t.chat[-1]["at"]
+
+        def told() -> list[object]:
+            return [m for m in drain(c) if m["type"] == "chat_hidden"]
+
+        told()
+        s.hide_chat(t.id, at + 1)  # a message this table's talk does not hold
+        await catch_up(club)
+        assert told() == [] and [m["at"] for m in t.chat] == [at]
+        s.hide_chat(t.id, at)  # through another process
+        await catch_up(club)
+        assert told() == [{"type": "chat_hidden", "at": at}] and not t.chat
+        await catch_up(club)
+        assert told() == []
+        await hub.close()
+
+    asyncio.run(main())
+
+
+def test_a_reading_that_fails_is_logged_and_the_next_reads_again(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> None:
+        clock = FakeClock()
+        s = _FailingOnce()
+        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
+        club = Club(here)
+        await club.start()
+        admin = add_member(s, "Ani", ADMIN, clock.wall()).member
+        besse = add_member(s, "Besse", MEMBER, clock.wall()).member
+        reading = asyncio.create_task(keep_in_step(club))
+        await asyncio.sleep(0)  # it sleeps its first wait
+        s.failing = "members"
+        besse.muted_until = clock.wall() + 600  # muted through another process
+        s.save_member(besse)
+        clock.advance(READ_EVERY)
+        await _until(lambda: s.failing is None)
+        assert besse.id not in club.mutes  # that reading failed
+        clock.advance(READ_EVERY)
+        await _until(lambda: besse.id in club.mutes)
+        reading.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        assert admin.id not in club.mutes
+        await here.close()
+
+    asyncio.run(main())
+    logged = [r for r in caplog.records if "could not read the club" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].exc_info is not None
+    caplog.clear()  # that traceback was the point (no_tracebacks would refuse it)

@@ -7,6 +7,7 @@ Loopback only, bounded in count."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from websockets.sync.client import connect
 from domeng.server import create_app
 from domeng.server.clock import FakeClock
 from domeng.server.club.throttle import ADDRESS_FREE
+from domeng.server.forwarded import WARNED_AT_MOST, Forwarded
 from domeng.server.limits import generous
 from domeng.storage import SQLiteStorage
 
@@ -197,3 +199,33 @@ def test_a_forwarded_header_from_a_peer_not_named_is_said_once_in_the_log(
         if times:
             assert "127.0.0.1" in warned[0].getMessage()
             assert warned[0].levelname == "WARNING"
+
+
+def test_the_log_is_told_of_so_many_peers_not_named_and_no_more(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A flood of peers saying X-Forwarded-For does not fill the log; each is still
+    served as its own address."""
+    said = "is not a proxy named with --trust-proxy"
+    served: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        served.append(scope["client"][0])
+
+    forwarded = Forwarded(app, ("10.0.0.1",))
+    peers = [f"192.0.2.{n}" for n in range(1, WARNED_AT_MOST + 3)]
+
+    async def main() -> None:
+        for peer in peers:
+            scope = {
+                "type": "http",
+                "client": (peer, 40000),
+                "headers": [(b"x-forwarded-for", b"203.0.113.7")],
+            }
+            await forwarded(scope, None, None)  # type: ignore[arg-type]
+
+    asyncio.run(main())
+    warned = [r.getMessage() for r in caplog.records if said in r.getMessage()]
+    assert len(warned) == WARNED_AT_MOST
+    assert all(f"from {peer} says" in w for peer, w in zip(peers, warned, strict=False))
+    assert served == peers
