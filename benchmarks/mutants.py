@@ -850,9 +850,9 @@ MUTANTS = [
         "src/domeng/storage/leases.py",
         '                f"UPDATE processes SET expires = {_NOW} - 1 '
         'WHERE address = ? AND id <> ?",',
-        '                f"UPDATE processes SET expires = {_NOW} + 0 '
+        '                f"UPDATE processes SET expires = {_NOW} + 30 '
         'WHERE address = ? AND id <> ?",',
-        "a process restarted at its address waits for its predecessor's lease",
+        "a process restarted at its address waits 30 s for its predecessor's tables",
     ),
     Mutant(
         "O10",

@@ -99,6 +99,26 @@ def test_a_table_is_taken_on_demand_once_its_owner_ran_out(two: Two) -> None:
     assert b.owner("t1") is None and a.owner("t1") is not None
 
 
+def test_a_process_restarted_at_its_address_takes_its_predecessors_tables_at_once(
+    postgres_url: str,
+) -> None:
+    """Two processes cannot listen at one address: one that joins at the address of
+    another (restarted after a crash, its lease not yet run out) ends that lease, and its
+    tables are taken now, not once the lease has run its course."""
+    old, new, other = (PostgresStorage(postgres_url) for _ in range(3))
+    try:
+        old.join("A1", "http://a")
+        other.join("B", "http://b")
+        _dealt(old)
+        assert other.take("t1") == Owner("A1", "http://a")  # alive: nobody takes it
+        new.join("A2", "http://a")  # A restarted, at once
+        assert new.take_orphans() == [("t1", 2)]
+        assert other.take("t1") == Owner("A2", "http://a")
+    finally:
+        for s in (old, new, other):
+            s.close()
+
+
 def test_a_process_that_stops_lets_its_tables_go_for_the_others(two: Two) -> None:
     a, b = two
     _dealt(a)
