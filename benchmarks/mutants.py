@@ -6,7 +6,7 @@ puts the source back, whatever happens. A mutant the tests let through is a rule
 test holds (or an equivalent change: see ``EQUIVALENT``). Run it when you change a
 rule of these modules, or add a line for a rule you add::
 
-    .venv/bin/python benchmarks/mutants.py            # every mutant (about 30 minutes)
+    .venv/bin/python benchmarks/mutants.py            # every mutant (about an hour)
     .venv/bin/python benchmarks/mutants.py C1 S1 L1   # some
 
 It edits the files of this checkout while it runs: commit nothing meanwhile. A mutant
