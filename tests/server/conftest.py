@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import itertools
 import json
 import logging
 import os
@@ -39,17 +40,24 @@ SERVICE_THREAD = "domeng-test-service"
 
 
 class ServiceFaults(logging.Handler):
-    """Every error or traceback the service thread logs, over the whole session."""
+    """Every error or traceback the services it watches log (their threads, named in
+    ``threads``: ``start_service(..., watched=)``), for as long as it is a handler.
+    Another test's service, in the same process meanwhile, is not watched: one that
+    logs a fault on purpose (and checks it) fails no other service's check."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
         self.faults: list[str] = []
+        self.threads: set[str] = set()
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.threadName == SERVICE_THREAD and (
+        if record.threadName in self.threads and (
             record.levelno >= logging.ERROR or record.exc_info
         ):
             self.faults.append(record.getMessage())
+
+
+_services = itertools.count(1)
 
 
 def run_apart(main: Callable[[], Coroutine[Any, Any, T]], timeout: float = 60) -> T:
@@ -155,7 +163,9 @@ def client_frame(text: str) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
-def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
+def start_service(
+    db: Path, *, watched: ServiceFaults | None = None, **options: Any
+) -> tuple[uvicorn.Server, threading.Thread, str]:
     # a test suite makes hundreds of tables and messages from one address in a moment;
     # the limits themselves are tested with the service's own (test_server_limits.py)
     options.setdefault("shares", generous())
@@ -163,16 +173,22 @@ def start_service(db: Path, **options: Any) -> tuple[uvicorn.Server, threading.T
     # the coach at its quickest level: a round's review in a third of the time (that the
     # service judges at the level it was given: test_server_hints.py)
     options.setdefault("coach_level", "expert:fast")
-    return serve_in_thread(create_app(SQLiteStorage(db), **options))
+    return serve_in_thread(create_app(SQLiteStorage(db), **options), watched=watched)
 
 
-def serve_in_thread(app: Any, **config: Any) -> tuple[uvicorn.Server, threading.Thread, str]:
+def serve_in_thread(
+    app: Any, *, watched: ServiceFaults | None = None, **config: Any
+) -> tuple[uvicorn.Server, threading.Thread, str]:
     """``app`` served by uvicorn in a thread of this process, on 127.0.0.1 at a port the
-    system chooses (``config``: protocols.config's options, such as trusted_proxies)."""
+    system chooses (``config``: protocols.config's options, such as trusted_proxies);
+    its faults kept by ``watched``."""
     # log_config=None: the service's log records reach the root logger (and caplog)
     made = protocols.config(app, host="127.0.0.1", port=0, log_config=None, lifespan="on", **config)
     server = uvicorn.Server(made)
-    thread = threading.Thread(target=server.run, daemon=True, name=SERVICE_THREAD)
+    name = f"{SERVICE_THREAD} {next(_services)}"
+    if watched is not None:
+        watched.threads.add(name)
+    thread = threading.Thread(target=server.run, daemon=True, name=name)
     thread.start()
     deadline = time.monotonic() + 60  # the app's start-up reads its storage, loads bots
     while not server.started:
@@ -188,7 +204,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     db = tmp_path_factory.mktemp("server") / "tables.sqlite3"
     faults = ServiceFaults()
     logging.getLogger().addHandler(faults)
-    server, thread, base = start_service(db)
+    server, thread, base = start_service(db, watched=faults)
     s = Service(base)
     try:
         yield s

@@ -67,7 +67,7 @@ def club(tmp_path: Path) -> Iterator[Club]:
     db = tmp_path / "club.sqlite3"
     faults = ServiceFaults()
     logging.getLogger().addHandler(faults)
-    server, thread, base = start_service(db, club=True, clock=FakeClock())
+    server, thread, base = start_service(db, club=True, clock=FakeClock(), watched=faults)
     c = Club(base, db)
     try:
         yield c
@@ -639,7 +639,7 @@ def test_a_guests_seat_outlives_a_restart_and_a_suspension_after_it_passes_it_on
     db = tmp_path / "club.sqlite3"
     faults = ServiceFaults()
     logging.getLogger().addHandler(faults)
-    server, thread, base = start_service(db, club=True, clock=FakeClock())
+    server, thread, base = start_service(db, club=True, clock=FakeClock(), watched=faults)
     first = Club(base, db)
     try:
         seated = seated_guest(first)
@@ -648,7 +648,9 @@ def test_a_guests_seat_outlives_a_restart_and_a_suspension_after_it_passes_it_on
     finally:
         server.should_exit = True
         thread.join(TIMEOUT)
-    server, thread, base = start_service(db, club=True, clock=FakeClock())  # started anew
+    server, thread, base = start_service(
+        db, club=True, clock=FakeClock(), watched=faults
+    )  # started anew
     again = Club(base, db)
     try:
         for browser in (admin, guest):  # the same browsers, their cookies kept
