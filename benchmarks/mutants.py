@@ -1459,6 +1459,9 @@ EQUIVALENT = {
 }
 """Survivors judged equivalent: no input the service accepts tells them apart."""
 
+CLUB = ["server/test_club_rules.py", "server/test_storage_club_contract.py", "server/test_club.py"]
+"""The tests of the club's modules (its rules, its storage, its service)."""
+
 TESTS = {
     "turnclock.py": ["server/test_server_turn_clock.py", "server/test_server_clock.py"],
     "tables.py": [
@@ -1503,61 +1506,17 @@ TESTS = {
         "engine/test_standings.py",
         "server/test_server_standings.py",
     ],
-    "passwords.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "throttle.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "members.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "state.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "moderation.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "roles.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "gate.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "sessions.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "routes.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "sql_club.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
-    "memory_club.py": [
-        "server/test_club_rules.py",
-        "server/test_storage_club_contract.py",
-        "server/test_club.py",
-    ],
+    "passwords.py": CLUB,
+    "throttle.py": CLUB,
+    "members.py": CLUB,
+    "state.py": CLUB,
+    "moderation.py": CLUB,
+    "roles.py": CLUB,
+    "gate.py": CLUB,
+    "sessions.py": CLUB,
+    "routes.py": CLUB,
+    "sql_club.py": CLUB,
+    "memory_club.py": CLUB,
     "src/domeng/bots/levels.py": ["bots/test_ladder.py", "bots/test_expert.py"],
     "seatname.py": [
         "engine/test_seatname.py",

@@ -204,6 +204,15 @@ async def _a_club(
     return clock, s, hub, club
 
 
+async def _another_process(s: MemoryStorage, clock: FakeClock) -> tuple[Hub, Club]:
+    """A second process of the same club on the same storage (its own hub and club,
+    started, its deals seeded apart from the first's)."""
+    there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
+    club_there = Club(there)
+    await club_there.start()
+    return there, club_there
+
+
 async def _besse_at_a_table(
     s: MemoryStorage, hub: Hub, clock: FakeClock
 ) -> tuple[StoredMember, StoredMember, Table, Connection]:
@@ -332,13 +341,8 @@ def test_what_an_admin_did_through_another_process_is_done_here() -> None:
     once it reads them again (in_step.catch_up), and only then."""
 
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
-        there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
-        club_here, club_there = Club(here), Club(there)
-        await club_here.start()
-        await club_there.start()
+        clock, s, here, club_here = await _a_club(2)
+        there, club_there = await _another_process(s, clock)
         admin, besse, t, c = await _besse_at_a_table(s, here, clock)
         await here.say(t, c, Chat.model_validate({"type": "chat", "text": "halo"}))
         said_at = t.chat[-1]["at"]
@@ -565,13 +569,8 @@ def test_a_hidden_message_stays_hidden_when_its_table_is_read_again() -> None:
 
 def test_a_member_let_back_here_and_suspended_again_elsewhere_is_shut_out_here() -> None:
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
-        there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
-        club_here, club_there = Club(here), Club(there)
-        await club_here.start()
-        await club_there.start()
+        clock, s, here, club_here = await _a_club(2)
+        there, club_there = await _another_process(s, clock)
         admin, besse, t, _ = await _besse_at_a_table(s, here, clock)
         await suspend(club_here, admin, besse, True)
         await suspend(club_here, admin, besse, False)
@@ -677,13 +676,8 @@ def test_what_an_admin_undid_through_another_process_is_undone_here() -> None:
     speaks again, and when suspended once more (elsewhere again) is shut out again."""
 
     async def main() -> None:
-        clock = FakeClock()
-        s = MemoryStorage()
-        here = Hub(s, InlineRunner(), clock, deals=random.Random(2))
-        there = Hub(s, InlineRunner(), clock, deals=random.Random(3))
-        club_here, club_there = Club(here), Club(there)
-        await club_here.start()
-        await club_there.start()
+        clock, s, here, club_here = await _a_club(2)
+        there, club_there = await _another_process(s, clock)
         admin, besse, t, c = await _besse_at_a_table(s, here, clock)
 
         await mute(club_there, admin, besse, 10)

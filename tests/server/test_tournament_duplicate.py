@@ -25,7 +25,9 @@ from .test_server_clock import InlineRunner, settle
 Json = dict[str, Any]
 
 
-async def _play_round(hub: Hub, clock: FakeClock, ts: Tournaments, tid: str) -> None:
+async def play_tournament_round(hub: Hub, clock: FakeClock, ts: Tournaments, tid: str) -> None:
+    """Until the tournament's round under way has ended (its tables played at full speed
+    on the fake clock)."""
     for _ in range(2000):
         await settle(hub, clock)
         if (await ts.read(tid)).status != "playing":
@@ -109,7 +111,7 @@ def test_ten_computers_two_rounds_standings_from_the_records(tmp_path: Any) -> N
             with pytest.raises(TableError) as hidden:  # its deals are still being played
                 await ts.check_record(hub.tables[ids[0]])
             assert hidden.value.code == "round_in_play"
-            await _play_round(hub, clock, ts, t.id)
+            await play_tournament_round(hub, clock, ts, t.id)
             await ts.check_record(await hub.find(ids[0]))  # the round is over: shown
             records.append(await _records(hub, clock, ids))
         t = await ts.read(t.id)

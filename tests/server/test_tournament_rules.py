@@ -23,7 +23,8 @@ from domeng.storage import SQLiteStorage
 from domeng.tournament.plan import round_deals
 
 from .conftest import run_apart
-from .test_server_clock import InlineRunner, settle
+from .test_server_clock import InlineRunner
+from .test_tournament_duplicate import play_tournament_round
 
 BOT = {"kind": "computer", "level": "random"}
 ANDI = {"kind": "person", "name": "Andi"}
@@ -33,15 +34,6 @@ def _body(entrants: list[dict[str, Any]], **more: Any) -> NewTournament:
     return NewTournament.model_validate(
         {"name": "Malam", "entrants": entrants, "deals": 1, "table": {"pace_ms": 0}, **more}
     )
-
-
-async def _play_round(hub: Hub, clock: FakeClock, ts: Tournaments, tid: str) -> None:
-    for _ in range(2000):
-        await settle(hub, clock)
-        if (await ts.read(tid)).status != "playing":
-            return
-        clock.advance(0.05)
-    raise AssertionError("the round did not end")
 
 
 async def _refused(code: str, said: Any) -> None:
@@ -63,7 +55,7 @@ def test_once_over_a_tournament_takes_no_late_arrival_no_withdrawal_no_round(
         hub, clock, ts = _hub(tmp_path)
         t, director, _ = await ts.create(_body([BOT] * 5, rounds=1))
         await ts.next_round(t.id, director)
-        await _play_round(hub, clock, ts, t.id)
+        await play_tournament_round(hub, clock, ts, t.id)
         assert (await ts.read(t.id)).status == "finished"  # its one round played
         late = ComputerEntrant(kind="computer", level="random", name="Late")
         await _refused("tournament_over", ts.add(t.id, director, late))
@@ -102,7 +94,7 @@ def test_a_no_show_is_a_person_at_a_table_still_playing(tmp_path: Path) -> None:
         assert hub.tables[rt.id].seats[rt.seats.index("e2")].stored.level == "random"
         await ts.replace(t.id, director, "e1", "random")
         assert hub.tables[rt.id].seats[rt.seats.index("e1")].stored.kind == "computer"
-        await _play_round(hub, clock, ts, t.id)
+        await play_tournament_round(hub, clock, ts, t.id)
         assert (await ts.read(t.id)).status == "between"
         await _refused("game_over", ts.replace(t.id, director, "e1", "random"))  # too late
         await hub.close()
@@ -142,7 +134,7 @@ def test_an_entrant_s_page_shows_this_round_s_table_and_none_once_withdrawn(
             }  # fmt: skip
             seen.append(rt.id)
             await ts.replace(t.id, director, "e1", "random")  # away: a computer plays
-            await _play_round(hub, clock, ts, t.id)
+            await play_tournament_round(hub, clock, ts, t.id)
             between = await ts.me(t.id, mine)  # their last table, over, till the next
             assert between["status"] == "between" and between["table"] is not None
             assert (between["table"]["id"], between["table"]["finished"]) == (rt.id, True)
@@ -166,7 +158,7 @@ def test_the_computers_filling_the_last_table_are_the_same_every_round(tmp_path:
             t = await ts.next_round(t.id, director)
             seated = {k for rt in t.played[-1].tables for k in rt.seats}
             filled.append({k for k in seated if t.entrant(k).fill})
-            await _play_round(hub, clock, ts, t.id)
+            await play_tournament_round(hub, clock, ts, t.id)
         t = await ts.read(t.id)
         assert filled[0] == filled[1] == {"c1", "c2", "c3"}
         assert len(t.entrants) == 10
