@@ -15,7 +15,6 @@ them). Bounded in time: every wait has a deadline; everything started is stopped
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -24,21 +23,16 @@ import re
 import shutil
 import signal
 import socket
-import ssl
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import ClientConnection as AsyncConnection
-from websockets.asyncio.client import connect as connect_async
 from websockets.sync.client import ClientConnection, connect
 
 from domeng.server.club.members import add_member
@@ -46,6 +40,7 @@ from domeng.server.club.sessions import COOKIE
 from domeng.storage import OWNER, SQLiteStorage
 
 from .conftest import TIMEOUT
+from .secure_socket import Secure, Talk, open_secure
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "nginx"
 PUBLIC = "club.example.org"
@@ -285,104 +280,20 @@ def _served(d: Path, nginx: str, service: int, http: int, https: int) -> Iterato
             yield Proxied(https, http, service, client, d / "error.log", claimed)
 
 
-def _tls() -> ssl.SSLContext:
-    context = ssl.create_default_context()
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE  # the test's own certificate
-    return context
-
-
 def _cookie(p: Proxied) -> dict[str, str]:
     return {"Cookie": f"{COOKIE}={p.client.cookies[COOKIE]}"}
 
 
-class _Talk(Protocol):
-    """What the tests say and hear over a table's WebSocket."""
-
-    def send(self, message: str) -> None: ...
-
-    def recv(self, timeout: float | None = None) -> str | bytes: ...
-
-
-T = TypeVar("T")
-
-
-class _Secure:
-    """A WebSocket over TLS read and written by one thread only: its own event loop's.
-
-    websockets' threaded client reads its socket in a thread of its own while the caller
-    writes it, and an ``ssl.SSLSocket`` (OpenSSL's state under it) is not safe to use
-    from two threads at once: right after a TLS 1.3 handshake the reading thread takes
-    the server's session tickets while the caller writes the opening request. Three whole
-    runs of the suite under load each had one opening through nginx that went unanswered
-    for 30 s, with no connection from nginx to the service and nothing in nginx's log:
-    nginx never had the request (the same symptom as CPython issue 137583, found with
-    websockets; python-engineio's issue 461 shows the race without any WebSocket code).
-    asyncio does its TLS in memory, in the loop's one thread."""
-
-    def __init__(self, opening: Coroutine[Any, Any, AsyncConnection]) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="wss", daemon=True)
-        self._thread.start()
-        try:
-            self._ws = self._call(opening, OPEN + 5)
-        except BaseException:
-            self._stop()
-            raise
-
-    def _call(self, work: Coroutine[Any, Any, T], timeout: float) -> T:
-        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout)
-
-    def send(self, message: str) -> None:
-        self._call(self._ws.send(message), TIMEOUT)
-
-    def recv(self, timeout: float | None = None) -> str | bytes:
-        wait = TIMEOUT if timeout is None else timeout
-        return self._call(asyncio.wait_for(self._ws.recv(), wait), wait + 5)
-
-    def _stop(self) -> None:
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(TIMEOUT)
-        if not self._thread.is_alive():
-            self._loop.close()
-
-    def __enter__(self) -> _Secure:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        try:
-            self._call(self._ws.close(), TIMEOUT)
-        finally:
-            self._stop()
-
-
 def _socket(
     p: Proxied, table: str, forwarded: str | None = None, source: str = "127.0.0.1"
-) -> _Secure:
+) -> Secure:
     """Ani's WebSocket to ``table`` through nginx (wss, the public name as its Host), from
     the address ``source``."""
-    sock = socket.create_connection(
-        ("127.0.0.1", p.https), timeout=OPEN, source_address=(source, 0)
-    )
-    sock.setblocking(False)
     headers = _cookie(p) | ({"X-Forwarded-For": forwarded} if forwarded else {})
-
-    async def opening() -> AsyncConnection:
-        return await connect_async(
-            f"wss://{PUBLIC}:{p.https}/ws/tables/{table}",
-            sock=sock,
-            ssl=_tls(),
-            server_hostname=PUBLIC,
-            origin=p.origin,  # type: ignore[arg-type]
-            additional_headers=headers,
-            open_timeout=OPEN,
-            ping_interval=None,
-        )
-
     try:
-        return _Secure(opening())
+        return open_secure(
+            p.https, f"/ws/tables/{table}", PUBLIC, OPEN, headers=headers, source=source
+        )
     except TimeoutError as e:
         raise AssertionError(f"no answer to a WebSocket's opening in {OPEN} s\n{_seen(p)}") from e
 
@@ -419,11 +330,11 @@ def _seen(p: Proxied) -> str:
     return "\n".join(seen)
 
 
-def _recv(ws: _Talk) -> Any:
+def _recv(ws: Talk) -> Any:
     return json.loads(ws.recv(timeout=TIMEOUT))
 
 
-def _hello(ws: _Talk, token: str | None = None) -> str:
+def _hello(ws: Talk, token: str | None = None) -> str:
     """Say hello: the answer's type, or the refusal's code."""
     ws.send(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
     answer = _recv(ws)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
-import socket
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,8 +22,8 @@ from pathlib import Path
 
 import httpx
 import psycopg
-from websockets.sync.client import ClientConnection, connect
 
+from .secure_socket import Secure, open_secure
 from .test_deploy_nginx import (
     MAIN,
     OPEN,
@@ -32,7 +31,6 @@ from .test_deploy_nginx import (
     _free_port,
     _listens,
     _program,
-    _tls,
     certificate,
     refusing,
     rendered,
@@ -45,17 +43,9 @@ from .test_server_several import LEVEL, TIMEOUT, Process, Seat, holds, lease, pr
 class ThroughNginx(Seat):
     """A person whose every connection goes through nginx's HTTPS port (``port``)."""
 
-    def connect(self) -> ClientConnection:
-        sock = socket.create_connection(("127.0.0.1", self.port), timeout=OPEN)
-        return connect(
-            f"wss://{PUBLIC}:{self.port}/ws/tables/{self.table_id}",
-            sock=sock,
-            ssl=_tls(),
-            server_hostname=PUBLIC,
-            origin=f"https://{PUBLIC}:{self.port}",  # type: ignore[arg-type]
-            open_timeout=OPEN,  # a loaded CI machine once took more than 5 s for one
-            ping_interval=None,
-        )
+    def connect(self) -> Secure:
+        # (OPEN: a loaded CI machine once took more than 5 s for one opening)
+        return open_secure(self.port, f"/ws/tables/{self.table_id}", PUBLIC, OPEN)
 
 
 @dataclass

@@ -32,11 +32,12 @@ import httpx
 import psycopg
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import connect
 
 from domeng.server.rebuild import rebuild
 from domeng.storage.postgres import PostgresStorage
 
+from .secure_socket import Talk
 from .test_server_restart_resumes import free_port
 from .test_tournament_duplicate import duplicate_scores
 
@@ -119,7 +120,7 @@ class Seat:
     port: int
     table_id: str
     token: str | None
-    ws: ClientConnection | None = None
+    ws: Talk | None = None
     latest: Json = field(default_factory=dict)
     acked: list[tuple[int, str]] = field(default_factory=list)
     """(round, tile) of every play the service answered ok."""
@@ -144,7 +145,7 @@ class Seat:
             assert time.monotonic() < deadline, "the table never answered again"
             time.sleep(0.1)
 
-    def connect(self) -> ClientConnection:
+    def connect(self) -> Talk:
         """A WebSocket to the table, straight to the process on ``port``. No keepalive
         pings (as every test's client): a ping in flight when a test kills the process
         was logged as an error ("keepalive ping failed"), which fails the test."""
