@@ -82,3 +82,55 @@ def test_everyone_sees_when_a_computer_takes_the_seat_of_someone_away(
     box = page.locator(".table-main [data-wait]").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width  # fits
     assert page.locator(".table-main [data-away='0']").count() == 0  # Ann is here
+
+
+@pytest.mark.parametrize(
+    ("lang", "you", "you_and", "them"),
+    [
+        ("en", "Waiting for you to be ready", "Waiting for you and Budi", "Waiting for Tess"),
+        ("id", "Menunggu Anda siap", "Menunggu Anda dan Budi", "Menunggu Tess"),
+    ],
+)
+def test_a_wait_for_ready_says_you_to_the_one_it_waits_for(
+    page: Any, service: Any, lang: str, you: str, you_and: str, them: str
+) -> None:
+    """The host, Tess, last to say ready: her screen says "you", not her name, and shows
+    no "start the next round now" beside her own "Next round" (it would do the same);
+    Budi's screen names her; a screen passed round (two seats) names every seat."""
+    page.goto(f"{service.base}/?lang={lang}")
+    page.wait_for_selector("body[data-ready=true]")
+    seen = page.evaluate(
+        """async () => {
+          const { drawWait } = await import("/web/js/waits.js");
+          const names = ["Tess", "Budi", "Bot 1", "Bot 2", "Bot 3"];
+          const seats = names.map((name, seat) => ({ seat, name }));
+          const at = (waited) => ({
+            status: "playing", seats,
+            waiting_for: {
+              kind: "ready", seats: waited, deadline: Date.now() / 1000 + 40, seconds: 60,
+            },
+          });
+          const draw = (waited, o) => {
+            const box = document.createElement("div");
+            document.body.append(box);
+            drawWait(box, { table: at(waited), names, tableId: "x", done: () => {}, ...o });
+            return { text: box.querySelector(".wait-text").textContent,
+                     starts: box.querySelectorAll("[data-host=next_round]").length };
+          };
+          return {
+            tess: draw([0], { mine: [0], host: true, nextRound: true }),
+            tessAtTable: draw([0], { mine: [0], host: true }),
+            budi: draw([0], { mine: [1] }),
+            both: draw([0, 1], { mine: [0], host: true, nextRound: true }),
+            passedRound: draw([0], { mine: [0, 1], host: true, nextRound: true }),
+            watcher: draw([0], {}),
+          };
+        }"""
+    )
+    assert seen["tess"]["text"].startswith(you) and "Tess" not in seen["tess"]["text"]
+    assert seen["tess"]["starts"] == 0  # her "Next round" starts it
+    assert seen["tessAtTable"]["text"].startswith(you) and seen["tessAtTable"]["starts"] == 1
+    assert seen["budi"]["text"].startswith(them) and seen["budi"]["starts"] == 0  # not host
+    assert seen["both"]["text"].startswith(you_and) and seen["both"]["starts"] == 1
+    assert seen["passedRound"]["text"].startswith(them) and seen["passedRound"]["starts"] == 1
+    assert seen["watcher"]["text"].startswith(them)

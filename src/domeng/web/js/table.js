@@ -720,7 +720,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     notice.textContent = standIn ? t("status.stood_in", { back: t("table.back") }) : waitingSeat ? t("status.waiting_seat") : elsewhere ? t("error.seat_elsewhere") : "";
     notice.toggleAttribute("data-elsewhere", elsewhere && !standIn && !waitingSeat);
     // what the table waits for, until when (waits.js)
-    drawWait(q("[data-wait]"), { table, names: nm, host: !!hostToken(tableId), tableId, done: hostDone });
+    drawWait(q("[data-wait]"), { table, names: nm, mine, host: !!hostToken(tableId), tableId, done: hostDone });
 
     // the host's controls, and the invitations to share
     const host = !!hostToken(tableId) && !!table;
@@ -811,10 +811,12 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         if (st.lastRound && v && v.summary) cards.push(summaryElement({ summary: v.summary, names: nm, number: v.round, events: st.events, actions: null }));
       } else {
         const actions = h("div", { class: "actions" });
+        let nextRound = false; // the "Next round" button, still to be pressed
         if (seated().length) {
           const mineSeen = seated().map((x) => x.seat);
           const saidReady = !!table && mineSeen.every((n) => table.seats[n].ready === true);
           const sent = st.readySent === v.round || saidReady;
+          nextRound = !sent;
           const btn = h("button", { type: "button", class: "primary", "data-next-round": "", disabled: sent, text: t(sent ? "summary.waiting" : "summary.next_round") });
           btn.addEventListener("click", readyAll);
           actions.appendChild(btn);
@@ -825,7 +827,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
         }
         // the wait for ready, with its time left, and the host's "start the next round now"
         const waitBox = h("div", { class: "wait", "data-wait": "", hidden: true });
-        drawWait(waitBox, { table, names: nm, host: !!hostToken(tableId), tableId, done: hostDone });
+        drawWait(waitBox, { table, names: nm, mine: seated().map((x) => x.seat), nextRound, host: !!hostToken(tableId), tableId, done: hostDone });
         actions.appendChild(waitBox);
         const look = h("button", { type: "button", class: "small", text: t("summary.look") });
         look.addEventListener("click", () => {

@@ -41,24 +41,44 @@ function waitLine(key, who, wait, attrs = {}) {
 }
 
 /**
+ * The words of a wait for ready, and whom they name: "you" when this screen holds one
+ * seat (a screen passed round holds several: then every seat by its name) and that
+ * seat is among those waited for; `alone`: this screen's seat is the only one.
+ */
+export function readyWords(wait, names, mine = []) {
+  const me = mine.length === 1 && wait.seats.includes(mine[0]) ? mine[0] : null;
+  const others = wait.seats.filter((n) => n !== me).map((n) => names[n]).join(", ");
+  if (me === null) return { key: "wait.ready", who: others, alone: false };
+  return others ? { key: "wait.ready_you_and", who: others, alone: false } : { key: "wait.ready_you", who: "", alone: true };
+}
+
+/**
  * Draw the waits into `box` (`data-wait`), or hide it: the table's `waiting_for`, and
- * each away seat's countdown to its stand-in. `o`: {table, names, host (this browser
- * holds the host's token), tableId, done(action, answer)}.
+ * each away seat's countdown to its stand-in. `o`: {table, names, mine (the seats this
+ * screen holds), host (this browser holds the host's token), nextRound (the "Next
+ * round" button is beside the box), tableId, done(action, answer)}. The host's "start
+ * the next round now" is left out where it would only repeat "Next round": when the
+ * round waits for this screen's seat alone.
  */
 export function drawWait(box, o) {
   const wait = o.table && o.table.status !== "finished" ? o.table.waiting_for : null;
   const away = awayWaits(o.table);
-  const key = wait || away.length ? JSON.stringify([document.documentElement.lang, wait, away, o.host, o.names]) : "";
+  const mine = o.mine || [];
+  const key = wait || away.length ? JSON.stringify([document.documentElement.lang, wait, away, o.host, o.names, mine, !!o.nextRound]) : "";
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.hidden = !key;
   box.replaceChildren();
-  if (wait) {
-    const who = wait.seats.map((n) => (wait.kind === "seats" ? String(n + 1) : o.names[n])).join(", ");
-    box.appendChild(waitLine(wait.kind === "ready" ? "wait.ready" : "wait.seats", who, wait));
+  let alone = false;
+  if (wait && wait.kind === "ready") {
+    const said = readyWords(wait, o.names, mine);
+    alone = said.alone;
+    box.appendChild(waitLine(said.key, said.who, wait));
+  } else if (wait) {
+    box.appendChild(waitLine("wait.seats", wait.seats.map((n) => String(n + 1)).join(", "), wait));
   }
   for (const a of away) box.appendChild(waitLine("wait.away", o.names[a.seat], a, { "data-away": String(a.seat) }));
-  if (wait && o.host) box.appendChild(hostChoices(wait, o));
+  if (wait && o.host && !(alone && o.nextRound)) box.appendChild(hostChoices(wait, o));
 }
 
 function hostChoices(wait, o) {
