@@ -205,3 +205,28 @@ def test_the_hint_and_the_review_judge_the_same_decision_alike(page: Any, servic
     page.wait_for_selector(".replay-summary [data-luck-skill]", timeout=60_000)
     again = page.locator(".replay-summary [data-luck-skill]")
     assert float(again.get_attribute("data-deal")) == luck["deal"]  # "4" for 4.0
+
+
+def test_a_hint_for_the_round_s_first_play_opens_the_line(page: Any, service: Any) -> None:
+    """An empty line has no ends: the coach's hint for the first play says the tile opens
+    the line (as the review says of the same play), and a later hint names its end."""
+    page.goto(f"{service.base}/?lang=en")
+    page.wait_for_selector("body[data-ready=true]")
+    said = page.evaluate(
+        """async () => {
+          const { createHints } = await import("/web/js/coach.js");
+          const say = (opening) => {
+            const box = document.createElement("div");
+            document.body.append(box);
+            const hints = createHints(box, { send: () => 1 });
+            const best = { tile: "5-3", end: "right" };
+            hints.came({ type: "hint", state: 7, best, reasons: [] });
+            const table = { hints: true, status: "playing" };
+            hints.render({ table, myTurn: true, state: 7, names: [], opening });
+            return box.querySelector("[data-hint-text]").textContent;
+          };
+          return [say(true), say(false)];
+        }"""
+    )
+    assert said[0] == "The coach would play [5|3] to open the line."
+    assert said[1] == "The coach would play [5|3] on the right."

@@ -85,7 +85,7 @@ export function createHints(box, { send }) {
     return st.hint && st.hint.state === state ? st.hint.best.tile : null;
   }
 
-  /** `o`: {table, myTurn, state, names}. */
+  /** `o`: {table, myTurn, state, names, opening (the line is empty: the hint's move opens it)}. */
   function render(o) {
     const on = !!(o.table && o.table.hints && o.table.status === "playing");
     box.hidden = !on;
@@ -111,7 +111,7 @@ export function createHints(box, { send }) {
       const best = st.hint.best;
       const said = h("p", { class: "hint-text", "data-hint-text": "" });
       const why = st.hint.reasons.map((r) => reasonText(r, o.names)).join(" ");
-      setTermText(said, `${ct("best", { move: moveText(best) })} ${why}`.trim());
+      setTermText(said, `${ct("best", { move: moveText(best, !!o.opening) })} ${why}`.trim());
       parts.push(said);
     }
     box.replaceChildren(...parts);

@@ -667,7 +667,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       onTile,
       onEnd,
     });
-    hints.render({ table, myTurn: myTurn && !isCovered, state: c ? c.state : 0, names: nm });
+    hints.render({ table, myTurn: myTurn && !isCovered, state: c ? c.state : 0, names: nm, opening: !!v && !(v.line || []).length });
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.tile : null;
     wrap.replaceChildren(board);
     living.drawn(board, { layout, me, view: v, myTurn: myTurn && !isCovered, selected: st.selected, endChoices, names: nm, events: st.events, spectator: !mySeatShown, onConfirm });
