@@ -37,7 +37,6 @@ export function createChat(container, opts) {
   const pending = new Map(); // id of a text sent -> the text, put back if it is refused
   const sent = new Set(); // ids of every chat message sent: a refusal of one is said here
   let refusedTimer = 0;
-  let heard = 0; // messages heard, for the phone's count of those not yet seen
   let ctx = { names: [], mine: new Set(), canTalk: false, seats: [] };
 
   container.innerHTML = `
@@ -218,7 +217,6 @@ export function createChat(container, opts) {
     const k = keyOf(m);
     if (seen.has(k)) return false;
     seen.add(k);
-    if (m.seat === null || !mutedSeats(opts.tableId).has(m.seat)) heard += 1;
     messages.push(m);
     if (messages.length > KEPT) seen.delete(keyOf(messages.shift()));
     return true;
@@ -256,9 +254,15 @@ export function createChat(container, opts) {
       for (let i = messages.length - 1; i >= 0; i--) if (messages[i].at === at) messages.splice(i, 1);
       drawLog();
     },
-    /** How many messages were heard so far (a muted seat's are not). */
-    count() {
-      return heard;
+    /** When the newest message was said (0: nothing yet). */
+    lastAt() {
+      return messages.reduce((at, m) => Math.max(at, Number(m.at) || 0), 0);
+    },
+    /** How many of the messages kept were said after `at` and heard (a muted seat's
+     * are not): those not yet seen, when `at` is the newest one seen. */
+    heardAfter(at) {
+      const muted = mutedSeats(opts.tableId);
+      return messages.filter((m) => Number(m.at) > at && (m.seat === null || !muted.has(m.seat))).length;
     },
     isMuted(seat) {
       return mutedSeats(opts.tableId).has(seat);

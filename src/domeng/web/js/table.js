@@ -132,7 +132,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       to.scrollIntoView({ block: "start" });
       const focus = b.dataset.jump === "chat" ? q("[data-chat-input]") : b.dataset.jump === "account" ? to : to.querySelector("summary");
       if (focus && !focus.closest("[hidden]")) focus.focus({ preventScroll: true });
-      if (b.dataset.jump === "chat") st.chatSeen = chat.count();
+      if (b.dataset.jump === "chat") chatSeen();
       render();
     });
   }
@@ -911,6 +911,26 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (wideScreen.matches) board.style.maxHeight = boardRoom;
   }
 
+  /** When the newest message looked at was said, kept for this tab (a reload does not
+   * count what was seen before it again); 0: the talk not looked at yet. */
+  function chatSeenAt() {
+    try {
+      return Number(sessionStorage.getItem(`domeng.chatSeen.${tableId}`)) || 0;
+    } catch {
+      return 0; // storage refused: every message counted until the talk is looked at
+    }
+  }
+
+  function chatSeen() {
+    const at = chat.lastAt();
+    if (at <= chatSeenAt()) return;
+    try {
+      sessionStorage.setItem(`domeng.chatSeen.${tableId}`, String(at));
+    } catch {
+      // storage refused: nothing kept
+    }
+  }
+
   /** The phone's buttons to the tracker, the account and the talk (what was said since
    * the talk was last looked at, counted on its button). */
   function drawJumps() {
@@ -920,8 +940,8 @@ export function tablePage(root, tableId, { watch = false } = {}) {
       else b.textContent = label;
     }
     q(".jumps").setAttribute("aria-label", t("jump.title"));
-    if (st.chatSeen === undefined || chatInSight) st.chatSeen = chat.count();
-    const unread = Math.max(0, chat.count() - st.chatSeen);
+    if (chatInSight) chatSeen();
+    const unread = chat.heardAfter(chatSeenAt());
     const badge = q("[data-unread]");
     badge.hidden = !unread;
     badge.textContent = String(unread);
