@@ -87,15 +87,25 @@ async def until_seat_in_turn(
     raise AssertionError(f"seat {seat} never came to play")
 
 
+async def ann_in_turn(
+    storage: Storage, ready: bool = False, **settings: Any
+) -> tuple[Hub, FakeClock, Table, str, Connection]:
+    """Ann and four computers (``settings`` the table's), Ann connected, once it is her
+    turn (the clock moved on 0.8 s at a time; between rounds she says ready when
+    ``ready``): the hub, its clock, the table, her token and her connection."""
+    hub, clock, t, token = await person_and_four_computers(storage, **settings)
+    me = Connection()
+    hub.hello(t, me, token)
+    await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me if ready else None)
+    return hub, clock, t, token, me
+
+
 @pytest.mark.parametrize("storage", list(STORAGES))
 def test_the_stand_in_plays_for_an_absent_person_to_the_millisecond(storage: str) -> None:
     async def main() -> None:
-        hub, clock, t, token = await person_and_four_computers(
+        hub, clock, t, _, me = await ann_in_turn(
             STORAGES[storage](), pace_ms=800, stand_in="random", replace_after_ms=30_000
         )
-        me = Connection()
-        hub.hello(t, me, token)
-        await until_seat_in_turn(hub, clock, t, 0, step=0.8)
         state = t.state
         hub.disconnect(t, me)  # Ann wanders off while in turn
 
@@ -123,12 +133,9 @@ def test_the_stand_in_plays_for_an_absent_person_to_the_millisecond(storage: str
 
 def test_a_person_back_in_time_plays_with_no_stand_in() -> None:
     async def main() -> None:
-        hub, clock, t, token = await person_and_four_computers(
+        hub, clock, t, token, me = await ann_in_turn(
             MemoryStorage(), pace_ms=800, stand_in="random", replace_after_ms=30_000
         )
-        me = Connection()
-        hub.hello(t, me, token)
-        await until_seat_in_turn(hub, clock, t, 0, step=0.8)
         state = t.state
         hub.disconnect(t, me)
         clock.advance(29.9)
@@ -173,12 +180,9 @@ def test_computer_players_move_at_the_tables_pace_and_not_before() -> None:
 
 def test_the_turn_clock_plays_for_a_person_out_of_time_and_then_plays_on() -> None:
     async def main() -> None:
-        hub, clock, t, token = await person_and_four_computers(
+        hub, clock, t, _, me = await ann_in_turn(
             MemoryStorage(), pace_ms=800, stand_in=None, turn_seconds=15
         )
-        me = Connection()
-        hub.hello(t, me, token)
-        await until_seat_in_turn(hub, clock, t, 0, step=0.8)
         told = [m for m in drain(me) if m["type"] == "update" and m["view"]["turn"] == 0][-1]
         assert told["table"]["clock"]["seat"] == 0  # the update that gives her the turn says so
         clock_json = t.public_json()["clock"]
@@ -215,12 +219,9 @@ def test_the_turn_clock_plays_for_a_person_out_of_time_and_then_plays_on() -> No
 
 def test_a_person_who_plays_in_time_plays_and_the_count_starts_again() -> None:
     async def main() -> None:
-        hub, clock, t, token = await person_and_four_computers(
-            MemoryStorage(), pace_ms=800, stand_in=None, turn_seconds=15
+        hub, clock, t, _, me = await ann_in_turn(
+            MemoryStorage(), ready=True, pace_ms=800, stand_in=None, turn_seconds=15
         )
-        me = Connection()
-        hub.hello(t, me, token)
-        await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me)
         clock.advance(15)
         await settle(hub, clock)
         assert t.seats[0].stored.timeouts == 1

@@ -17,7 +17,7 @@ from domeng.server.tables import Connection
 from domeng.storage import MemoryStorage
 
 from .conftest import run_apart
-from .test_server_clock import InlineRunner, person_and_four_computers, settle, until_seat_in_turn
+from .test_server_clock import InlineRunner, ann_in_turn, settle
 
 
 def test_a_seat_kept_for_an_invited_person_is_not_open() -> None:
@@ -39,12 +39,9 @@ def test_a_seat_kept_for_an_invited_person_is_not_open() -> None:
 
 def test_a_turn_clock_past_its_deadline_shows_none_left_never_less() -> None:
     async def main() -> None:
-        hub, clock, t, token = await person_and_four_computers(
-            MemoryStorage(), pace_ms=800, stand_in=None, turn_seconds=15
+        hub, clock, t, _, _ = await ann_in_turn(
+            MemoryStorage(), ready=True, pace_ms=800, stand_in=None, turn_seconds=15
         )
-        me = Connection()
-        hub.hello(t, me, token)
-        await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me)
         assert t.deadline is not None
         t.deadline = clock.now() - 2.5  # its timer late (a busy loop): due, not yet run
         shown = t.public_json()["clock"]
@@ -80,12 +77,9 @@ def test_playing_starts_the_time_away_afresh() -> None:
     whole 30 seconds before the stand-in takes her seat."""
 
     async def main() -> None:
-        hub, clock, t, token = await person_and_four_computers(
-            MemoryStorage(), pace_ms=800, stand_in="random", replace_after_ms=30_000
+        hub, clock, t, token, me = await ann_in_turn(
+            MemoryStorage(), ready=True, pace_ms=800, stand_in="random", replace_after_ms=30_000
         )
-        me = Connection()
-        hub.hello(t, me, token)
-        await until_seat_in_turn(hub, clock, t, 0, step=0.8, me=me)
         hub.disconnect(t, me)
         clock.advance(20)
         await settle(hub, clock)

@@ -45,7 +45,7 @@ function waitLine(key, who, wait, attrs = {}) {
  * seat (a screen passed round holds several: then every seat by its name) and that
  * seat is among those waited for; `alone`: this screen's seat is the only one.
  */
-export function readyWords(wait, names, mine = []) {
+function readyWords(wait, names, mine = []) {
   const me = mine.length === 1 && wait.seats.includes(mine[0]) ? mine[0] : null;
   const others = wait.seats.filter((n) => n !== me).map((n) => names[n]).join(", ");
   if (me === null) return { key: "wait.ready", who: others, alone: false };
