@@ -12,7 +12,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests import warm
 
 CHROMIUM_CANDIDATES = (
     # Chromium's headless shell first: the same engine without the browser's window
@@ -91,16 +91,15 @@ def _free_port() -> int:
         return port
 
 
-def _start(
-    port: int, tmp: Path, *options: str, db: str = "tables.sqlite3"
-) -> subprocess.Popen[bytes]:
+def _start(port: int, tmp: Path, *options: str, db: str = "tables.sqlite3") -> warm.Process:
     """``domeng serve`` on ``port`` with its database ``db`` in ``tmp`` (and ``options``,
-    such as ``--club``), its output in ``tmp``/serve.log."""
+    such as ``--club``), its output in ``tmp``/serve.log (forked from a warm Python:
+    tests/warm.py)."""
     env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
     with (tmp / "serve.log").open("ab") as out:
-        return subprocess.Popen(
+        return warm.start(
             [
-                *(sys.executable, "-m", "domeng", "serve", "--no-browser", *options),
+                *("serve", "--no-browser", *options),
                 # the coach at its quickest (hints and reviews in a third of the time)
                 *("--coach-level", "expert:fast"),
                 *("--port", str(port), "--db", str(tmp / db)),
@@ -117,7 +116,7 @@ class Service:
 
     port: int
     tmp: Path
-    process: subprocess.Popen[bytes]
+    process: warm.Process
 
     @property
     def base(self) -> str:

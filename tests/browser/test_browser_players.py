@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests import warm
 
 from .conftest import Service, _free_port
 from .playing import click_new_game, play_round
@@ -27,8 +28,8 @@ def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Ite
     port = _free_port()
     env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
     with (tmp / "serve.log").open("ab") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "domeng", "serve", "--no-browser", "--port", str(port)],
+        process = warm.start(
+            ["serve", "--no-browser", "--port", str(port)],
             stdout=out,
             stderr=subprocess.STDOUT,
             env=env,

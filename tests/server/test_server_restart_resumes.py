@@ -9,7 +9,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests import warm
 from websockets.sync.client import connect
 
 Json = dict[str, Any]
@@ -37,14 +37,13 @@ def free_port() -> int:
 @contextlib.contextmanager
 def serve(
     db: Path | str, port: int, data: Path | None = None
-) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
+) -> Iterator[tuple[warm.Process, httpx.Client]]:
     """A real ``domeng serve`` on ``db`` (a SQLite file, or a PostgreSQL URL with the
     data folder ``data``), killed at the end if it still runs."""
     folder = data if data is not None else Path(db).parent
     env = dict(os.environ, DOMENG_DATA_DIR=str(folder))
-    command = [sys.executable, "-m", "domeng", "serve", "--no-browser"]
-    command += ["--port", str(port), "--db", str(db)]
-    proc = subprocess.Popen(
+    command = ["serve", "--no-browser", "--port", str(port), "--db", str(db)]
+    proc = warm.start(
         command,
         env=env,
         stdout=subprocess.PIPE,

@@ -17,8 +17,6 @@ import itertools
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -31,6 +29,7 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
+from tests import warm
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
@@ -51,7 +50,7 @@ LEVEL = "random"  # the quickest computer player: the tests wait for the people
 @dataclass
 class Process:
     port: int
-    proc: subprocess.Popen[bytes]
+    proc: warm.Process
     http: httpx.Client
     log: Path
 
@@ -68,10 +67,9 @@ def processes(db: str, n: int, folder: Path, *more: str) -> Iterator[list[Proces
     try:
         for i in range(n):
             port, log = free_port(), folder / f"serve-{i}.log"
-            command = [sys.executable, "-m", "domeng", "serve", "--no-browser"]
-            command += ["--port", str(port), "--db", db, *more]
+            command = ["serve", "--no-browser", "--port", str(port), "--db", db, *more]
             with log.open("wb") as out:
-                proc = subprocess.Popen(command, env=env, stdout=out, stderr=out)
+                proc = warm.start(command, env=env, stdout=out, stderr=out)
             http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=TIMEOUT)
             started.append(Process(port, proc, http, log))
         deadline = time.monotonic() + START

@@ -1,0 +1,107 @@
+"""The warm Python (tests/warm.py) starts ``python -m domeng ...`` as a fresh
+interpreter would: the same output, exit codes, environment, directory and signals,
+and a ``subprocess.Popen``'s ways. Most services of the tests are started by it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from tests import warm
+
+Ran = tuple[int, bytes, bytes]
+"""A process's exit code, standard output and standard error."""
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "04-manguno.json"
+
+
+@pytest.fixture(autouse=True)
+def _warm(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm Python, even in a run that starts the others cold."""
+    monkeypatch.delenv("DOMENG_TESTS_COLD", raising=False)
+
+
+def cold(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Ran:
+    done = subprocess.run(
+        [sys.executable, "-m", "domeng", *args],
+        capture_output=True,
+        env=env,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def forked(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> Ran:
+    p = warm.start(args, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert isinstance(p, warm.Started), "a plain environment is forked from the warm Python"
+    out, err = p.communicate(60)
+    return p.returncode, out, err
+
+
+def test_a_command_says_and_ends_as_a_fresh_interpreter_does(tmp_path: Path) -> None:
+    # a command's output, a wrong command's refusal (exit code 2, in the language the
+    # environment asks for), and the working directory a relative path is read from
+    shutil.copy(EXAMPLE, tmp_path / "game.json")
+    env = dict(os.environ, DOMENG_LANG="id")
+    for args in (("replay", "game.json", "--json"), ("no-such-command",)):
+        assert forked(*args, env=env, cwd=tmp_path) == cold(*args, env=env, cwd=tmp_path)
+    code, out, err = forked("no-such-command", env=env, cwd=tmp_path)
+    assert code == 2 and out == b"" and "no-such-command" in err.decode()
+    code, out, err = forked("replay", "game.json", "--json")  # read from the test's own
+    assert (code, out) == (2, b"") and "cannot read game.json" in err.decode()
+    code, out, _ = forked("replay", str(EXAMPLE), "--json")
+    assert code == 0 and out == cold("replay", str(EXAMPLE), "--json")[1]
+
+
+def test_a_service_is_waited_for_signalled_and_killed_as_a_popen(tmp_path: Path) -> None:
+    port = _free_port()
+    env = dict(os.environ, DOMENG_DATA_DIR=str(tmp_path))
+    args = ["serve", "--no-browser", "--port", str(port), "--db", str(tmp_path / "t.sqlite3")]
+    with (tmp_path / "serve.log").open("wb") as log:
+        p = warm.start(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+    assert isinstance(p, warm.Started) and p.args[1:4] == ["-m", "domeng", "serve"]
+    assert p.poll() is None
+    with pytest.raises(subprocess.TimeoutExpired):
+        p.wait(0.2)
+    _wait_for(lambda: f"127.0.0.1:{port}" in (tmp_path / "serve.log").read_text())
+    p.send_signal(signal.SIGTERM)  # uvicorn stops, then ends by the signal it had
+    assert p.wait(30) == -signal.SIGTERM and p.poll() == -signal.SIGTERM
+    p.kill()  # ended: nothing to signal, as Popen
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()
+
+    with (tmp_path / "serve.log").open("ab") as log:
+        again = warm.start(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+    again.kill()
+    assert again.wait(30) == -signal.SIGKILL
+
+
+def test_an_environment_that_changes_how_python_starts_gets_a_fresh_interpreter() -> None:
+    assert os.environ.get("PYTHONHASHSEED") != "1234"
+    env = dict(os.environ, PYTHONHASHSEED="1234")
+    p = warm.start(["no-such-command"], env=env, stderr=subprocess.DEVNULL)
+    assert isinstance(p, subprocess.Popen)
+    assert p.wait(60) == 2
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _wait_for(check: object, timeout: float = 60.0) -> None:
+    assert callable(check)
+    end = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < end, "not in time"
+        time.sleep(0.05)
