@@ -7,9 +7,10 @@ import importlib.util
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import TypeVar
 
 import pytest
 from hypothesis import settings
@@ -19,6 +20,8 @@ from domeng.engine import Game
 # Tests never assert on time: no per-example deadline, on CI or here.
 settings.register_profile("domeng", deadline=None, print_blob=True)
 settings.load_profile("domeng")
+
+T = TypeVar("T")
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -74,23 +77,58 @@ nothing left (``test_stats_command.py``, 15 s, once ran last alone: 14 s of the 
 begins with the files that hold the most tests instead."""
 
 
+def turned(children: list[T], worker: str | None, workers: str | None) -> list[T]:
+    """A folder's ``children`` as pytest-xdist's worker ``worker`` (``gw0``, ``gw1``,
+    ...) of ``workers`` collects them: each worker begins at its own part of the list
+    and goes round.
+
+    Collecting a test module imports it, and the first import of a fresh clone's module
+    (pytest rewriting a test file's asserts, compiling a package's) is written down for
+    the next. Three workers collecting in the same order all did each of those at once:
+    a fresh clone's workers took 23 s to collect against 8 s with everything compiled.
+    Begun at different places, each does about a third. The tests' order is not
+    changed: :func:`pytest_collection_modifyitems` sorts the items by their files."""
+    if worker is None or workers is None or not worker.startswith("gw"):
+        return children
+    cut = len(children) * (int(worker[2:]) % int(workers)) // int(workers)
+    return children[cut:] + children[:cut]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_directory(
+    path: Path, parent: pytest.Collector
+) -> Generator[None, pytest.Collector | None, pytest.Collector | None]:
+    """Each folder's collector, its children :func:`turned` for this worker."""
+    collector = yield
+    if collector is not None:
+        collect = collector.collect
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+
+        def collect_turned() -> list[pytest.Item | pytest.Collector]:
+            return turned(list(collect()), worker, workers)
+
+        collector.collect = collect_turned  # type: ignore[method-assign]
+    return collector
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """:data:`LONGEST_FIRST` first, in that order; every other file after them, in its
-    own order (each file's tests stay together and in order). With
+    """:data:`LONGEST_FIRST` first, in that order; every other file after them, in the
+    order of their paths (each file's tests stay together and in order). With
     ``DOMENG_TESTS_REVERSED`` set, each file's tests run the other way round: a test
     that needs another of its file to have run first fails (the check that no test
     depends on another's order; README)."""
     rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
     here = Path(__file__).resolve().parent
 
-    def first(item: pytest.Item) -> int:
+    def first(item: pytest.Item) -> tuple[int, tuple[str, ...]]:
         try:
-            name = item.path.resolve().relative_to(here).as_posix()
+            name = item.path.resolve().relative_to(here)
         except ValueError:
-            return len(rank)
-        return rank.get(name, len(rank))
+            return len(rank), item.path.parts
+        return rank.get(name.as_posix(), len(rank)), name.parts
 
-    items.sort(key=first)  # stable: the rest keep their order
+    items.sort(key=first)  # stable: a file's tests keep their order
     if os.environ.get("DOMENG_TESTS_REVERSED"):  # each file's tests the other way round
         files: dict[Path, list[pytest.Item]] = {}
         for item in items:
