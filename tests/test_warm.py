@@ -66,14 +66,16 @@ def test_a_service_is_waited_for_signalled_and_killed_as_a_popen(tmp_path: Path)
     args = ["serve", "--no-browser", "--port", str(port), "--db", str(tmp_path / "t.sqlite3")]
     with (tmp_path / "serve.log").open("wb") as log:
         p = warm.start(args, env=env, stdout=log, stderr=subprocess.STDOUT)
-    assert isinstance(p, warm.Started) and p.args[1:4] == ["-m", "domeng", "serve"]
-    assert p.poll() is None
-    with pytest.raises(subprocess.TimeoutExpired):
-        p.wait(0.2)
-    _wait_for(lambda: f"127.0.0.1:{port}" in (tmp_path / "serve.log").read_text())
-    p.send_signal(signal.SIGTERM)  # uvicorn stops, then ends by the signal it had
-    assert p.wait(30) == -signal.SIGTERM and p.poll() == -signal.SIGTERM
-    p.kill()  # ended: nothing to signal, as Popen
+    try:
+        assert isinstance(p, warm.Started) and p.args[1:4] == ["-m", "domeng", "serve"]
+        assert p.poll() is None
+        with pytest.raises(subprocess.TimeoutExpired):
+            p.wait(0.2)
+        _wait_for(lambda: f"127.0.0.1:{port}" in (tmp_path / "serve.log").read_text())
+        p.send_signal(signal.SIGTERM)  # uvicorn stops, then ends by the signal it had
+        assert p.wait(30) == -signal.SIGTERM and p.poll() == -signal.SIGTERM
+    finally:
+        p.kill()  # when ended: nothing to signal, as Popen
     assert "Traceback" not in (tmp_path / "serve.log").read_text()
 
     with (tmp_path / "serve.log").open("ab") as log:
