@@ -4,6 +4,7 @@ and a ``subprocess.Popen``'s ways. Most services of the tests are started by it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -107,3 +108,85 @@ def _wait_for(check: object, timeout: float = 60.0) -> None:
     while not check():
         assert time.monotonic() < end, "not in time"
         time.sleep(0.05)
+
+
+def _status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as f:
+        return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+
+
+def _targets(pid: int) -> set[str]:
+    found = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            found.add(os.readlink(f"/proc/{pid}/fd/{fd}"))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="Linux's /proc")
+def test_a_service_holds_none_of_the_warm_python_s_descriptors_and_a_fresh_one_s_signals(
+    tmp_path: Path,
+) -> None:
+    started: list[warm.Process] = []
+    try:
+        for how in ("forked", "fresh"):
+            port = _free_port()
+            env = dict(os.environ, DOMENG_DATA_DIR=str(tmp_path / how))
+            db, log_path = str(tmp_path / f"{how}.db"), tmp_path / f"{how}.log"
+            args = ["serve", "--no-browser", "--port", str(port), "--db", db]
+            with log_path.open("wb") as log:
+                p: warm.Process = (
+                    warm.start(args, env=env, stdout=log, stderr=subprocess.STDOUT)
+                    if how == "forked"
+                    else subprocess.Popen(
+                        [sys.executable, "-m", "domeng", *args],
+                        env=env,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
+            started.append(p)
+            said = f"127.0.0.1:{port}"
+            _wait_for(lambda: said in log_path.read_text())  # noqa: B023 (waited here)
+        forked, fresh = started
+        assert isinstance(forked, warm.Started) and isinstance(fresh, subprocess.Popen)
+        zygote = forked._warm.process.pid
+        own = {t for t in _targets(zygote) if t.startswith(("socket:", "pipe:"))}
+        assert own and not own & _targets(forked.pid)
+        for key in ("SigBlk", "SigIgn", "SigCgt"):
+            assert _status(forked.pid)[key] == _status(fresh.pid)[key], key
+    finally:
+        for p in started:
+            p.kill()
+            p.wait(30)
+
+
+def test_a_service_never_waited_for_is_a_resource_warning() -> None:
+    p = warm.start(["serve", "--no-browser", "--port", "0"], stdout=subprocess.DEVNULL)
+    assert isinstance(p, warm.Started)
+    try:
+        with pytest.warns(ResourceWarning, match=f"subprocess {p.pid} is still running"):
+            p.__del__()
+    finally:
+        p.kill()
+        p.wait(60)
+
+
+def test_services_started_one_after_the_other_come_from_different_warm_pythons() -> None:
+    # each warm Python has its own hash secret: a restart, or the next process of a
+    # service, has another, as a fresh interpreter would
+    first, second = (warm.start(["no-such-command"], stderr=subprocess.DEVNULL) for _ in "ab")
+    assert isinstance(first, warm.Started) and isinstance(second, warm.Started)
+    assert first._warm is not second._warm
+    assert first.wait(60) == second.wait(60) == 2
+
+
+def test_a_warm_python_that_ended_is_replaced() -> None:
+    p = warm.start(["no-such-command"], stderr=subprocess.DEVNULL)
+    assert isinstance(p, warm.Started) and p.wait(60) == 2
+    p._warm.process.kill()
+    p._warm.process.wait(10)
+    _wait_for(lambda: not p._warm.alive)
+    for _ in range(warm.ZYGOTES):  # each in turn
+        again = warm.start(["no-such-command"], stderr=subprocess.DEVNULL)
+        assert isinstance(again, warm.Started) and again.wait(60) == 2

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import json
 import os
 import socket
 import subprocess
 import sys
 import threading
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -61,7 +63,8 @@ class _Warm:
         self.sock = ours
         self.lock = threading.Lock()
         self.changed = threading.Condition()
-        self.started: list[int | str] = []
+        self.asked = itertools.count()
+        self.answers: dict[int, int | str] = {}
         self.ended: dict[int, int] = {}
         self.alive = True
         threading.Thread(target=self._listen, name="warm-python", daemon=True).start()
@@ -81,18 +84,22 @@ class _Warm:
                 if "exit" in message:
                     self.ended[int(message["exit"])] = int(message["code"])
                 else:
-                    self.started.append(message.get("pid", message.get("error", "?")))
+                    if "pid" in message:  # a number used again: not an earlier process's end
+                        self.ended.pop(int(message["pid"]), None)
+                    answer = message.get("pid", message.get("error", "?"))
+                    self.answers[int(message["id"])] = answer
                 self.changed.notify_all()
 
     def fork(self, args: Sequence[str], env: Mapping[str, str], cwd: str, fds: list[int]) -> int:
-        request = json.dumps({"args": list(args), "env": dict(env), "cwd": cwd}).encode()
+        asked = next(self.asked)  # answers are matched by it: a late one is no other's
+        request = {"id": asked, "args": list(args), "env": dict(env), "cwd": cwd}
         with self.lock:
-            socket.send_fds(self.sock, [request], fds)
-            with self.changed:
-                self.changed.wait_for(lambda: bool(self.started) or not self.alive, 60)
-                if not self.started:
-                    raise RuntimeError("the warm Python did not answer")
-                answer = self.started.pop(0)
+            socket.send_fds(self.sock, [json.dumps(request).encode()], fds)
+        with self.changed:
+            self.changed.wait_for(lambda: asked in self.answers or not self.alive, 60)
+            answer = self.answers.pop(asked, None)
+        if answer is None:
+            raise RuntimeError("the warm Python did not answer")
         if not isinstance(answer, int):
             raise RuntimeError(f"the warm Python could not start {args}: {answer}")
         return answer
@@ -105,14 +112,25 @@ class _Warm:
         self.process.wait(10)
 
 
-_warm: list[_Warm] = []
+ZYGOTES = 2
+"""Warm Pythons a test process keeps, asked in turn. A Python draws its hash secret
+(``hash()`` of a text, the order of a set of texts) as it starts, and every copy forked
+from it shares it: taking turns, a service started again, or the next of several
+processes of one service, has another, as a fresh interpreter would."""
+
+_warm: dict[int, _Warm] = {}
+_turns = itertools.count()
+_making = threading.Lock()
 
 
 def _the_warm() -> _Warm:
-    if not _warm:
-        _warm.append(_Warm())
-        atexit.register(_warm[0].close)
-    return _warm[0]
+    n = next(_turns) % ZYGOTES
+    with _making:
+        warm = _warm.get(n)
+        if warm is None or not warm.alive:  # one that ended is replaced
+            warm = _warm[n] = _Warm()
+            atexit.register(warm.close)
+    return warm
 
 
 class Started:
@@ -144,9 +162,9 @@ class Started:
                 given.append(fd)
                 mine.append(fd)
             elif where == subprocess.PIPE:
-                r, w = os.pipe()
                 if n == 0:
                     raise ValueError("no standard input by pipe: not used by the tests")
+                r, w = os.pipe()
                 given.append(w)
                 mine.append(w)
                 if n == 1:
@@ -164,6 +182,11 @@ class Started:
         finally:
             for fd in mine:
                 os.close(fd)
+
+    def __del__(self, _warn: Any = warnings.warn) -> None:
+        # as Popen's: a process never waited for is a test's leak (an error: pyproject)
+        if getattr(self, "pid", None) is not None and self.poll() is None:
+            _warn(f"subprocess {self.pid} is still running", ResourceWarning, source=self)
 
     def poll(self) -> int | None:
         if self.returncode is None:
@@ -213,6 +236,8 @@ class Started:
         self.wait(timeout)
         for reader in readers:
             reader.join(timeout)
+        if any(reader.is_alive() for reader in readers):  # a pipe still held open
+            raise subprocess.TimeoutExpired(self.args, timeout or 0)
         return read.get("out"), read.get("err")
 
 
@@ -232,7 +257,7 @@ def start(
     streams, environment and directory, forked from the warm Python when its
     environment lets it (else a fresh ``subprocess.Popen``)."""
     env = dict(os.environ if env is None else env)
-    where = str(cwd if cwd is not None else os.getcwd())
+    where = os.path.abspath(cwd if cwd is not None else os.getcwd())  # as Popen reads it
     warm = _the_warm() if os.environ.get("DOMENG_TESTS_COLD") is None else None
     if warm is None or _startup(env) != _startup(warm.env):
         command = [sys.executable, "-m", "domeng", *args]

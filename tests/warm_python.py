@@ -4,8 +4,9 @@ for each ``python -m domeng ...`` a test starts (``tests/warm.py`` asks it).
 Run as a script by :mod:`tests.warm`, with one end of a ``SOCK_SEQPACKET`` socket pair
 (its file descriptor, the one argument). Each request is a JSON document (the arguments after
 ``-m domeng``, the environment, the working directory) with three file descriptors (the
-new process's standard input, output and error). The answer is ``{"pid": N}``, and when
-that process ends ``{"exit": N, "code": C}`` (a signal's number negative, as
+new process's standard input, output and error). The answer is ``{"id": I, "pid": N}``
+(``I`` the request's ``id``; ``"error"`` instead of ``"pid"`` when it could not fork),
+and when that process ends ``{"exit": N, "code": C}`` (a signal's number negative, as
 ``subprocess.Popen.returncode``). The forked copy becomes ``python -m domeng ...``: its
 descriptors, environment, directory and arguments are the request's, it runs
 ``domeng``'s ``__main__`` the way ``-m`` does (:func:`runpy.run_module`), and it ends as
@@ -98,7 +99,14 @@ def _forks(sock: socket.socket) -> tuple[dict[str, object], list[int]] | None:
         if not data:
             return None
         request: dict[str, object] = json.loads(data)
-        pid = os.fork()
+        asked = request.get("id")
+        try:
+            pid = os.fork()
+        except OSError as e:  # this start fails, not every later one
+            for fd in fds:
+                os.close(fd)
+            _send(sock, {"id": asked, "error": str(e)})
+            continue
         if pid == 0:
             signal.set_wakeup_fd(-1)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -108,7 +116,7 @@ def _forks(sock: socket.socket) -> tuple[dict[str, object], list[int]] | None:
             return request, fds
         for fd in fds:
             os.close(fd)
-        _send(sock, {"pid": pid})
+        _send(sock, {"id": asked, "pid": pid})
 
 
 def _become(request: dict[str, object], fds: list[int]) -> None:
@@ -127,7 +135,8 @@ def _become(request: dict[str, object], fds: list[int]) -> None:
     args = request["args"]
     assert isinstance(args, list)
     sys.argv = ["-m", *(str(a) for a in args)]
-    sys.path[0] = cwd  # as `python -m` has it
+    if not sys.flags.safe_path:  # as `python -m` has it: the directory, absolute
+        sys.path[0] = os.getcwd()
 
 
 def main() -> None:
