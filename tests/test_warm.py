@@ -11,10 +11,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from tests import warm
+from tests.ports import free_port
 
 Ran = tuple[int, bytes, bytes]
 """A process's exit code, standard output and standard error."""
@@ -62,7 +64,7 @@ def test_a_command_says_and_ends_as_a_fresh_interpreter_does(tmp_path: Path) -> 
 
 
 def test_a_service_is_waited_for_signalled_and_killed_as_a_popen(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, DOMENG_DATA_DIR=str(tmp_path))
     args = ["serve", "--no-browser", "--port", str(port), "--db", str(tmp_path / "t.sqlite3")]
     with (tmp_path / "serve.log").open("wb") as log:
@@ -93,17 +95,7 @@ def test_an_environment_that_changes_how_python_starts_gets_a_fresh_interpreter(
     assert p.wait(60) == 2
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _wait_for(check: object, timeout: float = 60.0) -> None:
-    assert callable(check)
+def _wait_for(check: Callable[[], bool], timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < end, "not in time"
@@ -130,7 +122,7 @@ def test_a_service_holds_none_of_the_warm_python_s_descriptors_and_a_fresh_one_s
     started: list[warm.Process] = []
     try:
         for how in ("forked", "fresh"):
-            port = _free_port()
+            port = free_port()
             env = dict(os.environ, DOMENG_DATA_DIR=str(tmp_path / how))
             db, log_path = str(tmp_path / f"{how}.db"), tmp_path / f"{how}.log"
             args = ["serve", "--no-browser", "--port", str(port), "--db", db]

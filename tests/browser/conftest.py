@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import time
 import urllib.error
@@ -22,6 +21,7 @@ from typing import Any
 
 import pytest
 from tests import warm
+from tests.ports import free_port
 
 CHROMIUM_CANDIDATES = (
     # Chromium's headless shell first: the same engine without the browser's window
@@ -82,13 +82,6 @@ def browser(chromium_path: str) -> Iterator[Any]:
         b = p.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
         yield b
         b.close()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _start(port: int, tmp: Path, *options: str, db: str = "tables.sqlite3") -> warm.Process:
@@ -178,7 +171,7 @@ class Service:
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Service]:
     tmp = tmp_path_factory.mktemp("serve")
-    port = _free_port()
+    port = free_port()
     s = Service(port, tmp, _start(port, tmp))
     s.wait_started()
     yield s

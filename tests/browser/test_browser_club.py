@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from tests.ports import free_port
 
-from .conftest import Console, Service, _free_port, _start
+from .conftest import Console, Service, _start
 from .playing import click_new_game
 
 PASSWORD = "kapal-pinisi-7"
@@ -30,7 +31,7 @@ WIDER = """(w) => [...document.querySelectorAll('body *')]
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Service]:
     tmp = tmp_path_factory.mktemp("club")
-    port = _free_port()
+    port = free_port()
     s = Service(port, tmp, _start(port, tmp, "--club", db="club.sqlite3"))
     s.wait_started()
     yield s

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.ports import free_port
 
-from .conftest import Service, _free_port, _start
+from .conftest import Service, _start
 
 FACE = "Domeng Devanagari"
 # the face's status once the page is drawn (two frames) and the fonts its text needs
@@ -98,7 +99,7 @@ def named_in_hindi(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service
     """A service of its own for the tables of Hindi names: on the other tests' service
     the start page would list them, and an English page would fetch the face for them."""
     tmp: Path = tmp_path_factory.mktemp("hindi")
-    port = _free_port()
+    port = free_port()
     s = Service(port, tmp, _start(port, tmp))
     s.wait_started()
     yield s

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 from tests import warm
+from tests.ports import free_port
 
-from .conftest import Service, _free_port
+from .conftest import Service
 from .playing import click_new_game, play_round
 
 CYCLE = "1\n2\n3\n4\n5\nl\n"
@@ -25,7 +26,7 @@ CYCLE = "1\n2\n3\n4\n5\nl\n"
 def service(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Service]:
     """A service on the data folder's own database, which the terminal shares."""
     tmp = tmp_path_factory.mktemp("players")
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "DOMENG_DATA_DIR": str(tmp / "data")}
     with (tmp / "serve.log").open("ab") as out:
         process = warm.start(

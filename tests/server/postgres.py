@@ -18,13 +18,13 @@ import os
 import pwd
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.ports import free_port
 
 VARIABLE = "DOMENG_TEST_POSTGRES"
 
@@ -43,13 +43,6 @@ def _server_programs() -> tuple[str, str] | None:
         if os.path.exists(f"{folder}/initdb") and os.path.exists(f"{folder}/pg_ctl"):
             return f"{folder}/initdb", f"{folder}/pg_ctl"
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _run(command: list[str]) -> subprocess.CompletedProcess[bytes]:
@@ -79,7 +72,7 @@ def postgres_cluster() -> Iterator[str]:
             return
         os.chown(folder, owner.pw_uid, owner.pw_gid)
         as_user = ["runuser", "-u", "postgres", "--"]
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", free_port()
     made = _run([*as_user, initdb, "-D", str(data), "-U", "postgres", "-A", "trust",
                  "--no-sync", "-E", "UTF8", "--locale=C"])  # fmt: skip
     if made.returncode != 0:

@@ -33,6 +33,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.ports import free_port
 from websockets.sync.client import ClientConnection, connect
 
 from domeng.server.club.members import add_member
@@ -62,13 +63,6 @@ def _program(name: str, *more: str) -> str:
             pytest.fail(why)
         pytest.skip(why)
     return found
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _below_free_ports(s: socket.socket) -> None:
@@ -241,7 +235,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
     nginx = _program("nginx", "/usr/sbin/nginx")
     d = tmp_path_factory.mktemp("nginx")
     cert, key = certificate(d)
-    service, http, https = (_free_port() for _ in range(3))
+    service, http, https = (free_port() for _ in range(3))
     with refusing() as down:  # a second process, down
         (d / "domeng.conf").write_text(rendered([down, service], http, https, cert, key))
         yield from _served(d, nginx, service, http, https)

@@ -22,13 +22,13 @@ from pathlib import Path
 
 import httpx
 import psycopg
+from tests.ports import free_port
 
 from .secure_socket import Secure, open_secure
 from .test_deploy_nginx import (
     MAIN,
     OPEN,
     PUBLIC,
-    _free_port,
     _listens,
     _program,
     certificate,
@@ -68,7 +68,7 @@ def _nginx(ports: list[int], d: Path) -> Iterator[Front]:
     """nginx with the repository's configuration before the processes on ``ports``."""
     nginx = _program("nginx", "/usr/sbin/nginx")
     cert, key = certificate(d)
-    http, https = _free_port(), _free_port()
+    http, https = free_port(), free_port()
     (d / "domeng.conf").write_text(rendered(ports, http, https, cert, key))
     (d / "nginx.conf").write_text(MAIN.format(d=d))
     proxy = [nginx, "-p", str(d), "-c", str(d / "nginx.conf"), "-e", str(d / "error.log")]

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.ports import free_port
 
-from .test_server_restart_resumes import TIMEOUT, free_port, hello, serve, until
+from .test_server_restart_resumes import TIMEOUT, hello, serve, until
 
 Json = dict[str, Any]
 

@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from tests import warm
+from tests.ports import free_port
 from websockets.sync.client import connect
 
 Json = dict[str, Any]
@@ -25,13 +26,6 @@ START = 90.0
 """Seconds a ``domeng serve`` has to start: it answers within a second or two on a quiet
 machine, but at load 16 (a CI run beside other work) one import took 37 s; the wait ends
 as soon as it answers."""
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager

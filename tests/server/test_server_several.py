@@ -30,6 +30,7 @@ import httpx
 import psycopg
 import pytest
 from tests import warm
+from tests.ports import free_port
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
@@ -37,7 +38,6 @@ from domeng.server.rebuild import rebuild
 from domeng.storage.postgres import PostgresStorage
 
 from .secure_socket import Talk
-from .test_server_restart_resumes import free_port
 from .test_tournament_duplicate import duplicate_scores
 
 Json = dict[str, Any]

@@ -13,7 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .test_server_restart_resumes import free_port, serve
+from tests.ports import free_port
+
+from .test_server_restart_resumes import serve
 
 Json = dict[str, Any]
 BOT = {"kind": "computer", "level": "random"}

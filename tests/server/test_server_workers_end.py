@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.ports import free_port
 
-from .test_server_restart_resumes import free_port, serve
+from .test_server_restart_resumes import serve
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
