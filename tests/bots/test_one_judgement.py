@@ -84,7 +84,7 @@ def test_the_browser_s_hint_and_review_judge_at_one_level() -> None:
     assert HINT_LEVEL == REVIEW_LEVEL == COACH_LEVEL
     game, seen = _game(make_player("basic", 5), rounds=2, seed=5)
     n, k, v, _ = seen[0]
-    body = hint_body(123, v)  # the hint's seed does not change its values
+    body = hint_body(v)  # judged from the view alone
     recorded = loads_recorded_game(dumps_record(game, NAMES))
     d = decisions(recorded, 0, LEVELS[REVIEW_LEVEL], with_hindsight=False, only_round=n)[0]
     assert d.index == k

@@ -143,7 +143,7 @@ def test_a_hint_is_worked_out_off_the_event_loop() -> None:
         ticker = asyncio.create_task(tick())
         try:
             start = time.perf_counter()
-            body = await runner.think(hint_body, 1, v)
+            body = await runner.think(hint_body, v)
             assert time.perf_counter() - start > 0
         finally:
             done = True
@@ -222,7 +222,7 @@ def test_the_coach_judges_at_the_level_it_is_given(monkeypatch: Any) -> None:
         return real_judge(v, level)
 
     monkeypatch.setattr(hinting, "judge_position", judge)
-    assert hint_body(1, game.view(r.turn), "expert:fast")["level"] == "expert:fast"
+    assert hint_body(game.view(r.turn), "expert:fast")["level"] == "expert:fast"
     assert judged == ["expert:fast"]
 
     class Judged(Exception):

@@ -49,11 +49,11 @@ def _valued(mv: MoveValue) -> ValuedMoveDoc:
     }
 
 
-def hint_body(seed: int, v: SeatView, level: str = HINT_LEVEL) -> CoachSaysDoc:
+def hint_body(v: SeatView, level: str = HINT_LEVEL) -> CoachSaysDoc:
     """What the coach says from view ``v`` at ``level`` (runs in a worker process): the
     ``hint`` message's moves, best move, reasons and beliefs. The judgement is seeded from
-    the view alone (``seed`` no longer enters it), so the review of this decision at the
-    same level gives the same values."""
+    the view alone, so the review of this decision at the same level gives the same
+    values."""
     j = judge_position(v, LEVELS[level])
     return {
         "moves": [_valued(mv) for mv in j.moves],
@@ -94,12 +94,11 @@ class Hints:
             raise TableError("busy", message, 429, retry_after=BUSY_RETRY)
         state = t.state
         v = t.game.view(seat)
-        seed = hash((t.seats[seat].stored.seed, state, "hint")) & (2**63 - 1)
         with self.in_flight.hold(c.address, "hint"):  # refuses one too many from there
             self.thinking.add(seat)
             try:
                 level = t.services.coach_level
-                body = await self.runner.think(hint_body, seed, v, level)  # off the loop
+                body = await self.runner.think(hint_body, v, level)  # off the loop
             finally:
                 self.thinking.discard(seat)
         return seat, state, body
