@@ -81,7 +81,13 @@ def test_the_screen_shows_line_tiles_players_stones_and_turn(data_dir: Path) -> 
     assert "Line: [" in out
     assert "Your tiles: 1) [" in out and "*" in out
     assert "(* = you may play it)" in out
-    for name in ("Besse (basic)", "Cicci (basic)", "Daeng (basic)", "Emba (basic)"):
+    # the computer players by the ladder's name for players, as the browser's plates
+    for name in (
+        "Besse (Casual player)",
+        "Cicci (Casual player)",
+        "Daeng (Casual player)",
+        "Emba (Casual player)",
+    ):
         assert name in out
     assert "Tiles" in out and "STONES" in out and "CAMAT titles" in out
     assert "table: 25 stones" in out or "table: " in out
@@ -221,7 +227,7 @@ def test_resume_deals_on_from_the_seed_of_the_game_negative_ones_too(data_dir: P
     renamed = path.rename(path.with_name("mine.json"))
     other = play("--resume", str(renamed), "--seed", "5", "--opponents", "expert", input="q\n")
     assert "Seed 5: the next rounds are dealt from it" in other.output
-    assert "the saved game's computer players (basic) play on" in other.output
+    assert "the saved game's computer players (Casual player) play on" in other.output
 
 
 def test_resume_of_a_bad_file_is_a_clear_error(tmp_path: Path) -> None:
@@ -274,7 +280,7 @@ def test_invalid_opponents_is_a_clear_error() -> None:
 def test_other_opponents_and_name(data_dir: Path) -> None:
     result = play("--seed", "2", "--opponents", "random", "--name", "Andi", input=CYCLE * 8)
     assert result.exit_code == 0
-    assert "Andi at seat 0 against four computer players: beginner (random)." in result.output
+    assert "Andi at seat 0 against four computer players: Beginner (random)." in result.output
     _, players = load_record(the_game(data_dir))
     assert players == [
         "Andi",

@@ -194,13 +194,14 @@ def test_the_language_menu_changes_every_visible_text(page: Any, service: Any) -
     seat_names = [s["name"] for s in service.get(f"/api/tables/{table_id}")["seats"]]
     names += [*seat_names, table_id]
     assert visible_words(page, names) & english == set()
-    # a computer's level is shown in the language too: "Besse · dasar", not "Besse (basic)"
+    # a computer's level is shown in the language too, by the ladder's name for players
+    # (as the start page calls it): "Besse · Pemain santai", not "Besse (basic)"
     shown = page.evaluate(
         """() => document.body.innerText + "\\n" +
         [...document.querySelectorAll("svg text")].map((t) => t.textContent).join("\\n")"""
     )
     assert "(basic)" not in shown
-    assert "Besse · dasar" in shown  # on the plate; the running account says just "Besse"
+    assert "Besse · Pemain santai" in shown  # on the plate; the account says just "Besse"
     play_round(page, "right")
     assert visible_words(page, names) & english == set()
     assert "Klasemen" in page.locator("[data-round-summary]").inner_text()
@@ -268,7 +269,7 @@ def test_watching_a_finished_game_again_step_by_step(
     assert page.locator("[data-line-tile]").count() == len(plays)
     # the computer players' levels are named as at the table, not as the record spells them
     plates = page.locator("svg.board .seat-name").all_text_contents()
-    assert plates[1] == "Besse · basic", plates
+    assert plates[1] == "Besse · Casual player", plates
     assert "(basic)" not in page.locator(".account").inner_text()
 
 
@@ -422,8 +423,8 @@ BOARD_CHECK = """async () => {
     Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
   let seed = 11;
   const rand = (n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-  const names = ["Andi", "Besse · usta, güçlü", "Cicci · acemi (rastgele)",
-                 "Daeng · expert, strong", "Emba · beginner (random)"];
+  const names = ["Andi", "Besse · Büyük usta", "Cicci · Kulüp oyuncusu",
+                 "Daeng · Club player", "Emba · शौक़िया खिलाड़ी"];
   for (const layout of ["wide", "tall"]) {
     for (let game = 0; game < 60; game++) {
       const total = 2 + rand(20);

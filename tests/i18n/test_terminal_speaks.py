@@ -143,7 +143,7 @@ def test_the_stats_have_no_english_sentence(
     assert words(code)("stats.figures") in page
     # the computer levels are on the board from the start, by their names in the language
     assert words(code).count("stats.board", history.LEADERBOARD_GAMES) in levels
-    assert words(code)("level.basic") in levels
+    assert words(code)("ladder.basic") in levels  # by the ladder's name for players
     empty = stats("--db", str(tmp_path / "nobody.sqlite3"))  # no one at all yet
     assert words(code).count("stats.empty", history.LEADERBOARD_GAMES) in empty
     monkeypatch.setattr(history, "LEADERBOARD_GAMES", 1)

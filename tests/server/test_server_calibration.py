@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 from click.testing import CliRunner
@@ -96,6 +97,43 @@ def test_a_file_that_is_no_calibration_is_named_before_anything_starts(tmp_path:
     assert missing.exit_code == 2 and "does not exist" in missing.output
 
 
+def assert_ranks(rows: list[Any]) -> None:
+    """The places are ranks: the first is 1, equal ratings share one (1, 1, 3), and a
+    lower rating takes its row's number."""
+    for n, r in enumerate(rows):
+        if n and r["rating"] == rows[n - 1]["rating"]:
+            assert r["place"] == rows[n - 1]["place"], rows
+        else:
+            assert r["place"] == n + 1, rows
+
+
+def test_levels_rated_alike_share_a_place_the_higher_step_of_the_ladder_first() -> None:
+    """A calibration pools levels its paired trials could not tell apart into one rating:
+    they share a place, and "Master" is listed above "Expert", not below it by name."""
+    from domeng.history.ratings import Rating
+    from domeng.history.recorder import computer_profiles
+    from domeng.server.history import leaderboard
+    from domeng.storage import MemoryStorage
+
+    s = MemoryStorage()
+    alike = {
+        "expert": Rating(27.0, 1.9),
+        "expert:strong": Rating(27.0, 1.9),
+        "expert:fast": Rating(26.6, 1.9),
+        "basic": Rating(25.5, 1.9),
+        "random": Rating(25.5, 1.9),
+    }
+    computer_profiles(s, list(alike), alike, 0.0)
+    rows = leaderboard(s)
+    assert [(r["id"], r["place"]) for r in rows] == [
+        ("expert:strong", 1),
+        ("expert", 1),
+        ("expert:fast", 3),
+        ("basic", 4),
+        ("random", 4),
+    ]
+
+
 def test_a_fresh_install_s_leaderboard_shows_the_computer_levels_with_their_ratings() -> None:
     """Before anyone played, the leaderboard is not empty: every computer level is on it
     with its calibrated rating, highest first; a person shows once they have the games."""
@@ -111,7 +149,7 @@ def test_a_fresh_install_s_leaderboard_shows_the_computer_levels_with_their_rati
     computer_profiles(s, levels(), first, 0.0)
     rows = leaderboard(s)
     assert {r["id"] for r in rows} == set(levels())
-    assert [r["place"] for r in rows] == list(range(1, len(rows) + 1))
+    assert_ranks(rows)
     for r in rows:
         assert r["kind"] == "computer" and r["games"] == 0
         assert r["rating"] == round(first[r["id"]].mu if r["id"] in first else 25.0, 2)

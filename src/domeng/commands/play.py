@@ -28,7 +28,7 @@ from domeng.i18n import current
 from domeng.i18n.errors import say_error
 from domeng.paths import games_dir
 from domeng.terminal import PlaySession, Until, new_seats, resumed_seats
-from domeng.terminal.render import level_words
+from domeng.terminal.render import level_label, level_words
 
 _SEED_IN_NAME = re.compile(r"-(-?\d+)\.json$")
 
@@ -199,7 +199,7 @@ def command(
         path = _new_path(seed)
         v = game.variants
         console.print(
-            Text(w("play.welcome", name=name, level=level_words(opponents)), style="bold")
+            Text(w("play.welcome", name=name, level=level_label(opponents)), style="bold")
         )
         again = command_line("play", "--seed", seed)
         console.print(Text(w("play.seed", seed=seed, command=again)), soft_wrap=True)

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from domeng.i18n import current
+from domeng.terminal.render import level_words
 
 
 def _n(x: object) -> str:
@@ -104,9 +105,9 @@ def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
         )
     for r in rows:
         f = r["figures"]
-        # a computer level (on the board from the start) by its name in the language
-        key = f"level.{r['name']}"
-        name = w(key) if r["kind"] == "computer" and w.has(key) else r["name"]
+        # a computer level by the ladder's name for players ("Club player"), as the
+        # browser's table names it: with the technical name too, a column of 80 cut it
+        name = level_words(r["name"]) if r["kind"] == "computer" else r["name"]
         board.add_row(
             str(r["place"]), name, _rating(r["rating"], r["uncertainty"]), _n(f["games"]),
             _n(f["stones_per_round"]), _n(f["camat_per_100_rounds"]),

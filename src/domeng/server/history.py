@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from domeng.bots.levels import LADDER
 from domeng.history.pending import record_pending
 from domeng.storage import PlayedGame, SeriesPoint, Storage, StoredProfile
 from domeng.storage.writer import StorageWriter
@@ -144,11 +145,23 @@ def leaderboard(s: Storage) -> list[LeaderboardRowDoc]:
     shown = s.leaderboard(LEADERBOARD_GAMES)
     ids = {p.id for p in shown}
     levels = [p for p in s.profiles() if profile_kind(p.kind) == "computer" and p.id not in ids]
-    ranked = sorted([*shown, *levels], key=lambda p: (-p.figures.mu, p.id))
+    ranked = sorted([*shown, *levels], key=lambda p: (-p.figures.mu, -_rung(p), p.id))
     out: list[LeaderboardRowDoc] = []
-    for place, p in enumerate(ranked, 1):
+    place = 0
+    for n, p in enumerate(ranked, 1):
+        if n == 1 or p.figures.mu != ranked[n - 2].figures.mu:
+            place = n  # equal ratings share a place: 1, 1, 3
         out.append({"place": place, **profile_json(p), "figures": figures_json(p)})
     return out
+
+
+def _rung(p: StoredProfile) -> int:
+    """A computer level's step on the ladder (-1 for anyone else): of levels rated alike
+    (a calibration gives levels its paired trials could not tell apart one rating), the
+    higher step is listed first, as players expect of "Master" and "Expert"."""
+    if profile_kind(p.kind) == "computer" and p.id in LADDER:
+        return LADDER.index(p.id)
+    return -1
 
 
 CSV_COLUMNS = (

@@ -51,6 +51,7 @@ __all__ = [
     "full_stop",
     "glossary",
     "hand_tiles",
+    "level_label",
     "level_words",
     "line_text",
     "pad",
@@ -370,10 +371,19 @@ def _devanagari(text: str) -> bool:
 
 
 def level_words(kind: str) -> str:
-    """A computer player's kind in the terminal's language (``basic``: ``dasar``)."""
+    """A computer level by the name players know it by, in the terminal's language: the
+    ladder's (``expert:fast``: "Club player"; docs/bots.md, "The ladder"), as the browser
+    names it; the level's own name when the ladder has none for it."""
     w = current()
-    key = f"level.{kind}"
+    key = f"ladder.{kind}"
     return w(key) if w.has(key) else kind
+
+
+def level_label(kind: str) -> str:
+    """A level where it is chosen or ranked: the ladder's name beside the technical one
+    ("Club player (expert:fast)"), as the browser's start page and leaderboard say it."""
+    name = level_words(kind)
+    return kind if name == kind else f"{name} ({kind})"
 
 
 def glossary() -> RenderableType:

@@ -68,10 +68,21 @@ export function t(key, vars = {}) {
 }
 
 /**
+ * A computer level by the name players know it by, in the current language: the
+ * ladder's ("Club player" for expert:fast; docs/bots.md, "The ladder"), or the
+ * level's own name when the ladder has none for it.
+ */
+export function levelName(level) {
+  const name = dict[`ladder.${level}`];
+  return typeof name === "string" ? name : level;
+}
+
+/**
  * A seat's name for display. A computer seat keeps the name the table gave it
- * (the record stores "Besse (expert)"); the level in brackets is shown in the
- * current language instead ("Besse · ahli"), or left out when `withLevel` is
- * false ("Besse", for the running account).
+ * (the record stores "Besse (expert:fast)"); the level in brackets is shown by the
+ * ladder's name in the current language instead ("Besse · Club player", the name
+ * the start page and the leaderboard give that level), or left out when `withLevel`
+ * is false ("Besse", for the running account).
  */
 export function seatName(seat, withLevel = true) {
   const name = String(seat.name ?? "");
@@ -79,7 +90,7 @@ export function seatName(seat, withLevel = true) {
     const suffix = ` (${seat.level})`;
     if (name.endsWith(suffix)) {
       const base = name.slice(0, -suffix.length);
-      return withLevel ? `${base} · ${t(`level.${seat.level}`)}` : base;
+      return withLevel ? `${base} · ${levelName(seat.level)}` : base;
     }
   }
   return name;

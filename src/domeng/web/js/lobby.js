@@ -6,7 +6,7 @@
 import { api, forgetTable, hostToken, keepHost, keepSeat, myTables, pref, seatsAt, setPref } from "./api.js";
 import { hintsSetting } from "./coach.js";
 import { removeDialog } from "./host.js";
-import { seatName, setTermText, t, termify } from "./i18n.js";
+import { levelName, seatName, setTermText, t, termify } from "./i18n.js";
 import { sharePanel } from "./share.js";
 import { roundsFinished, standingsElement } from "./standings.js";
 import { currentProfile, profilePicker, withProfile } from "./profiles.js";
@@ -27,18 +27,11 @@ function nameKey(name) {
   return name.normalize("NFKC").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 }
 
-export function levelLabel(level) {
-  const key = `level.${level}`;
-  const s = t(key);
-  return s === key ? level : s;
-}
-
 /** A level where it is chosen or ranked: the ladder's name for players beside the
  * technical name ("Club player (expert:fast)"; docs/bots.md, "The ladder"). */
 export function ladderLabel(level) {
-  const key = `ladder.${level}`;
-  const s = t(key);
-  return s === key ? levelLabel(level) : `${s} (${level})`;
+  const name = levelName(level);
+  return name === level ? level : `${name} (${level})`;
 }
 
 /** Start a game: the person of this screen against four computer players. */
@@ -409,7 +402,7 @@ export function lobbyPage(root) {
         name.addEventListener("input", () => (r.name = name.value));
         row.appendChild(name);
       } else if (r.kind === "computer") {
-        const lvl = h("select", { "aria-label": t("lobby.level") });
+        const lvl = h("select", { "aria-label": t("lobby.seat_level", { n: i + 1 }) });
         levelOptions(lvl, r.level);
         lvl.addEventListener("change", () => (r.level = lvl.value));
         row.appendChild(lvl);

@@ -14,7 +14,7 @@ import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
 export function replayPage(root, source) {
-  const st = { data: null, round: 0, step: 0, timer: null, error: null, seat: null };
+  const st = { data: null, round: 0, step: 0, timer: null, error: null, seat: null, trackerOpen: null };
   root.innerHTML = `
     <div class="replay-page">
       <div class="table-main">
@@ -238,8 +238,15 @@ export function replayPage(root, source) {
       if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
       else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
       else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: numberText(doc.total_loss, 2) }) });
-      // the tile tracker as it stood for this seat: the line and its own hand
-      panel.replaceChildren(trackerElement({ line: s.line, hand: s.hands[one] }), body);
+      // the tile tracker as it stood for this seat: the line and its own hand; folded on a
+      // phone at first (the coach's words and the board come first there), then as the
+      // person leaves it from step to step
+      const tracker = trackerElement({ line: s.line, hand: s.hands[one] });
+      tracker.open = st.trackerOpen ?? window.innerWidth > 900;
+      tracker.addEventListener("toggle", () => {
+        st.trackerOpen = tracker.open;
+      });
+      panel.replaceChildren(tracker, body);
     }
     const events = all.slice(0, st.step + 1).flatMap((x) => x.events);
     q(".account-title").textContent = t("account.title", { n: rnd.number });

@@ -6,8 +6,8 @@
 
 import { api, keepSeat, pref } from "./api.js";
 import { inClub, isAdmin } from "./club.js";
-import { setTermText, t, termify } from "./i18n.js";
-import { levelLabel } from "./lobby.js";
+import { levelName, setTermText, t, termify } from "./i18n.js";
+import { ladderLabel } from "./lobby.js";
 import { shareBase } from "./share.js";
 import { h } from "./summary.js";
 import { showApiError } from "./ui.js";
@@ -99,7 +99,7 @@ export function newTournamentPage(root) {
       number(t("tournament.computers"), "computers", 0, 0, 200),
       h("label", { class: "field" }, [
         h("span", { text: t("lobby.level") }),
-        h("select", { name: "level" }, info.levels.map((l) => h("option", { value: l, selected: l === info.default_level, text: levelLabel(l) }))),
+        h("select", { name: "level" }, info.levels.map((l) => h("option", { value: l, selected: l === info.default_level, text: ladderLabel(l) }))),
       ]),
       number(t("tournament.turn_seconds"), "turn_seconds", 60, 5, 600),
       h("p", {}, [h("button", { type: "submit", class: "primary", text: t("tournament.create") })]),
@@ -112,7 +112,7 @@ export function newTournamentPage(root) {
       const entrants = [
         ...f.getAll("profile").map((id) => ({ kind: "person", profile_id: String(id) })),
         ...names.map((name) => ({ kind: "person", name })),
-        ...Array.from({ length: Number(f.get("computers")) }, (_, n) => ({ kind: "computer", level, name: `${levelLabel(level)} ${n + 1}` })),
+        ...Array.from({ length: Number(f.get("computers")) }, (_, n) => ({ kind: "computer", level, name: `${levelName(level)} ${n + 1}` })),
       ];
       const body = {
         name: String(f.get("name")),
