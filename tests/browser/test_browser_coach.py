@@ -37,6 +37,20 @@ def test_every_language_has_every_coach_text_and_placeholder() -> None:
                 assert term in doc[key], (lang, key, term)
 
 
+def test_the_review_s_note_gives_the_marks_thresholds_in_every_language() -> None:
+    """The note under a review says when a loss is a mistake or a blunder: the numbers the
+    review marks by (it said "under 0.1" once, while the hints called 0.14 close)."""
+    from domeng.bots.review import BLUNDER, MISTAKE
+
+    for lang in LANGS:
+        note = coach_texts(lang)["trust"]
+        comma = lang in ("id", "tr", "pt", "nl")  # their decimal comma, as numberText writes
+        for x in (MISTAKE, BLUNDER):
+            written = f"{x:.2f}".replace(".", ",") if comma else f"{x:.2f}"
+            assert written in note, (lang, written)
+        assert "0.1" not in note and "0,1 " not in note, lang
+
+
 def test_every_coach_text_the_pages_ask_for_exists() -> None:
     en = coach_texts("en")
     asked: set[str] = set()
@@ -108,6 +122,9 @@ def test_a_hint_the_review_and_the_replay_from_one_seat(page: Any, service: Any)
     assert page.locator("[data-coach-panel] [data-decision]").count()
     assert page.locator("[data-beliefs-seat]").count() == 4
     assert page.locator('[data-beliefs-seat="0"]').count() == 0
+    # the panel is whole, not a box of its own to scroll (its chart was hidden in one)
+    clipped = "(e) => e.scrollHeight > e.clientHeight + 1"
+    assert not page.locator("[data-coach-panel]").evaluate(clipped)
     # and the tile tracker as it stood for Andi: the line, Andi's hand, the unseen
     tracker = page.locator("[data-coach-panel] [data-tracker]")
     rows = tracker.locator("tr[data-tracker-row]")
