@@ -70,4 +70,7 @@ def test_the_leaderboard_and_a_computer_players_page_say_the_ladder_name(
         page.wait_for_selector("[data-player-page] .player-head h1")
         head = page.locator("[data-player-page] .player-head h1").inner_text().strip()
         assert head == shown(lang, first["name"]), (lang, head)
+        # its rounds count every seat it sat at, and its page says so
+        note = page.locator("[data-player-page] [data-level-seats]").inner_text()
+        assert note == catalog(lang)["players"]["level_seats"], (lang, note)
         context.close()

@@ -43,6 +43,8 @@ export function playerPage(root, id) {
       grid.appendChild(h("div", { "data-figure": field }, [h("dt", { html: termify(label(key)) }), h("dd", { text: numberText(doc.figures[field]) })]));
     }
     head.appendChild(grid);
+    // four computer seats of a 3-round game are 12 of its rounds: say so beside them
+    if (p.kind === "computer") head.appendChild(h("p", { class: "muted small", "data-level-seats": "", text: t("players.level_seats") }));
     page.appendChild(head);
     if (!doc.recent.length) {
       page.appendChild(h("section", { class: "card" }, [h("p", { class: "muted", text: t("players.no_games") })]));
