@@ -87,6 +87,12 @@ def test_the_seat_in_turn_gets_a_hint_and_it_is_counted(service: Any) -> None:
     seats = sock.until(lambda m: m["type"] == "seats")
     assert seats["table"]["seats"][0]["hints"] == 1
     assert service.http.get(f"/api/tables/{t['id']}").json()["seats"][0]["hints"] == 1
+    # asked again for the same decision (a page reloaded): the same hint, counted once
+    sock.send({"type": "hint", "id": "h2"})
+    again = sock.until(lambda m: m["type"] in ("hint", "error"), timeout=60)
+    assert again["reply_to"] == "h2" and again["state"] == hint["state"], again
+    assert again["moves"] == hint["moves"] and again["hints"] == 1
+    assert service.http.get(f"/api/tables/{t['id']}").json()["seats"][0]["hints"] == 1
     sock.close()
 
 
