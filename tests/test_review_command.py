@@ -215,3 +215,40 @@ def choices_of(path: Path, seat: int) -> int:
     from domeng.commands.review import choices
 
     return choices(load_recorded_game(path).game, seat)
+
+
+def test_the_review_and_the_replay_name_computer_seats_as_the_table_does(
+    tmp_path: Path,
+) -> None:
+    """A computer seat is "Besse (Club player)" where it is introduced, as at the table,
+    and "Besse" in every sentence after, never its record name "Besse (expert:fast)"."""
+    import random
+
+    from domeng.bots import make_player
+    from domeng.engine import Game
+    from domeng.engine.record import dumps_record
+
+    names = ["Andi", "Besse (expert:fast)", "Cicci (basic)", "Daeng (basic)", "Emba (random)"]
+    rng = random.Random(3)
+    players = [make_player("basic", s) for s in range(5)]
+    game = Game()
+    for _ in range(2):
+        r = game.deal(rng)
+        while not r.finished:
+            seat = r.turn
+            assert seat is not None
+            r.play(players[seat].choose(game.view(seat)))
+    path = tmp_path / "game.json"
+    path.write_text(dumps_record(game, names), encoding="utf-8")
+    status, out, _ = _run([str(path), "--seat", "1", "--level", "expert:fast"])
+    assert status == 0, out
+    first = out.split("\n", 1)[0]
+    assert "Besse (Club player)" in first and "by expert:fast" in first, first
+    assert "(expert:fast)" not in out and "(basic)" not in out and "(random)" not in out
+    replay = CliRunner().invoke(main, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    told = replay.output
+    for seated in ("Besse (Club player)", "Cicci (Casual player)", "Emba (Beginner)"):
+        assert seated in told.split("\n", 3)[1], told[:300]  # the players' line
+    assert "(expert:fast)" not in told and "(basic)" not in told and "(random)" not in told
+    assert "Besse" in told.split("\n", 3)[3]  # and by name alone after it

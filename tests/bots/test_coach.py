@@ -3,6 +3,7 @@ positions built by hand, and its determinism."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -138,6 +139,12 @@ def test_reasons_keeps_a_number_and_makes_a_pass() -> None:
     assert {"key": "passed_on", "seat": 3, "number": 3, "other": 6} in why
     # 6-6, 6-1 are on the line and 6-0 in hand: 6-5, 6-4, 6-3, 6-2 are still unseen.
     assert {"key": "keeps_unseen", "number": 6, "other": 4} in why
+    # Had the seat seen three of those four, one tile with a 6 would be unseen: "one
+    # tile", not "1 tiles"
+    three = mask_of(parse_tile(t) for t in ("6-5", "6-4", "6-3"))
+    seen_more = dataclasses.replace(v, played_tiles=v.played_tiles | three)
+    fewer = [w.to_json() for w in reasons(seen_more, j, six_zero, better=five_three)]
+    assert {"key": "keeps_unseen_one", "number": 6, "other": 1} in fewer
     # The best, 5-0, against 5-3: 5-0 keeps the 3 (5-3, 3-0), and plays no 3 seat 3 lacks.
     best = [w.key for w in reasons(v, j, five_three)]
     assert "makes_pass" not in best and "passed_on" not in best

@@ -37,6 +37,7 @@ KEYS = (
     "pollo",
     "keeps_number",
     "keeps_unseen",
+    "keeps_unseen_one",
     "makes_pass",
     "passed_on",
     "likely_pass",
@@ -53,9 +54,9 @@ KEYS = (
 ``reason.<key>`` (``web/i18n/en.json`` has the English; docs/bots.md, "The coach", says
 when each is given), with the placeholders ``{seat}`` (a name), ``{number}``,
 ``{other}`` (the other number; for ``keeps_unseen`` how many tiles with ``{number}``
-the seat has not seen), ``{tile}``, ``{end}`` ("on the left"), ``{stones}`` and
-``{finish}``: the game's word for the finish that weighs most (FIRST CAPPU, CEKI,
-POLLO), the same in every language.
+the seat has not seen, two or more: ``keeps_unseen_one`` says one), ``{tile}``,
+``{end}`` ("on the left"), ``{stones}`` and ``{finish}``: the game's word for the
+finish that weighs most (FIRST CAPPU, CEKI, POLLO), the same in every language.
 
 Where it can, a reason names what the seat saw: ``passed_on`` (a seat passed on two
 numbers, so it holds neither) rather than ``makes_pass``, ``keeps_unseen`` (how many
@@ -141,7 +142,8 @@ def reasons(
             n = max(range(7), key=lambda k: (kept >> k & 1, k))
             unseen = (v.unseen & NUMBER_MASK[n]).bit_count()
             if unseen:
-                found.append(Why("keeps_unseen", d_pass, number=n, other=unseen))
+                key = "keeps_unseen_one" if unseen == 1 else "keeps_unseen"  # "1 tiles"
+                found.append(Why(key, d_pass, number=n, other=unseen))
             else:
                 found.append(Why("keeps_number", d_pass, number=n))
         elif HIGH[t] == LOW[t] and HIGH[u] != LOW[u]:

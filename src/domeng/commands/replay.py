@@ -40,7 +40,7 @@ from domeng.engine.standings import standings
 from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_of
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
-from domeng.terminal.render import full_stop, pad, person_seat
+from domeng.terminal.render import bare_name, full_stop, pad, person_seat, seat_label
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (record.md)."""
@@ -268,8 +268,10 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     :class:`~domeng.engine.record.RecordedGame` has them): those plays are told as
     a computer's made for the person."""
     w = current()
-    names = list(players)
-    you = person_seat(names)
+    you = person_seat(players)
+    # each seat named once as the table showed it ("Besse (Club player)"), then by its
+    # name alone, as the browser's replay does
+    names = [bare_name(n) for n in players]
     width = max(cell_len(n) for n in [*names, w("replay.unused"), w("replay.table")])
     v = game.variants
     variants = w(
@@ -277,7 +279,9 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
         opening=w(f"variant.opening.{v.opening.value}"),
         block_passes=w(f"variant.block_passes.{v.block_passes.value}"),
     )
-    seated = ", ".join(w("replay.at_seat", who=names[s], seat=s) for s in range(SEATS))
+    seated = ", ".join(
+        w("replay.at_seat", who=seat_label(players[s]), seat=s) for s in range(SEATS)
+    )
     out = [
         w.count("replay.title", len(game.rounds), variants=variants),
         w("replay.players", players=seated),

@@ -43,6 +43,7 @@ from domeng.engine.game import Game
 from domeng.engine.record import RecordedGame, RecordError, load_recorded_game, loads_recorded_game
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
+from domeng.terminal.render import bare_name, seat_label
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (as ``domeng replay``)."""
@@ -110,8 +111,11 @@ def tell(d: Decision, names: Sequence[str], w: Words | None = None) -> list[str]
 
 def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decision]) -> str:
     w = current()
-    names = recorded.players
-    lines = [w("review.title", name=names[seat], seat=seat, level=level), ""]
+    # the seat reviewed as the table showed it, "Cicci (Club player)"; in the sentences
+    # after it every seat by its name alone, as the browser's review says them
+    names = [bare_name(n) for n in recorded.players]
+    title = seat_label(recorded.players[seat])
+    lines = [w("review.title", name=title, seat=seat, level=level), ""]
     if not found:
         lines.append(w("review.none", name=names[seat]))
         return "\n".join(lines)

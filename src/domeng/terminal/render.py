@@ -34,6 +34,7 @@ from domeng.engine import (
     SeatView,
     StonesMoved,
 )
+from domeng.engine.seatname import split_name
 from domeng.engine.standings import standings as game_figures
 from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
 from domeng.i18n import Words, current
@@ -44,6 +45,7 @@ from .widths import cell_width, install, pad
 install()  # rich measures Devanagari's vowel signs as terminals draw them
 
 __all__ = [
+    "bare_name",
     "concerns",
     "domino",
     "end_choice",
@@ -59,6 +61,7 @@ __all__ = [
     "round_header",
     "round_summary",
     "rules",
+    "seat_label",
     "sentence",
     "sentences",
     "standings",
@@ -377,6 +380,20 @@ def level_words(kind: str) -> str:
     w = current()
     key = f"ladder.{kind}"
     return w(key) if w.has(key) else kind
+
+
+def seat_label(name: str) -> str:
+    """A seat's name as a record keeps it, told for people: a computer player by the
+    ladder's name for its level (``"Besse (expert:fast)"``: "Besse (Club player)"), as
+    the terminal's table and the browser's plates show it; a person's name as it is."""
+    base, kind = split_name(name)
+    return f"{base} ({level_words(kind)})" if kind is not None else name
+
+
+def bare_name(name: str) -> str:
+    """A seat's name without its level (``"Besse (expert:fast)"``: "Besse"), for the
+    sentences that name it once its level has been said."""
+    return split_name(name)[0]
 
 
 def level_label(kind: str) -> str:
