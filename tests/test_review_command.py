@@ -160,6 +160,7 @@ def test_the_text_names_every_decision() -> None:
     assert "hindsight (knowing every hand)" in out
     assert "Total:" in out
     assert "STONES received: " in out and "from the deal" in out
+    assert "0.25 STONES or more is a mistake and 0.75 or more a blunder" in out  # the note
 
 
 def test_a_broken_record_fails_with_the_record_error() -> None:

@@ -140,6 +140,9 @@ def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decis
             luck=w.number(apart["deal"], 2),
         )
     )
+    # how the marks are given, as under the browser's review (a loss of 1.66 marked only
+    # "a mistake" looked wrong without it)
+    lines += ["", w("coach.trust")]
     return "\n".join(lines)
 
 
