@@ -130,7 +130,7 @@ def test_the_json_document_of_an_example() -> None:
     status, out, err = _run([str(path), "--seat", "0", "--level", "expert:fast", "--json"])
     assert status == 0, err
     doc = json.loads(out)
-    assert doc["seat"] == 0 and doc["decisions"]
+    assert doc["seat"] == 0 and doc["decisions"] and doc["level"] == "expert:fast"
     first = doc["decisions"][0]
     assert set(first) >= {"round", "index", "played", "best", "moves", "loss", "mark"}
     assert first["round"] >= 1 and first["index"] >= 0

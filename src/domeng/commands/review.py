@@ -213,6 +213,7 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
         found = _reviewed(recorded, seat, level)
         if as_json:
             doc = review_document(seat, found, stones_received(recorded, seat))
+            doc["level"] = level  # the level the coach judged at, as the service says it
             text = json.dumps(doc, ensure_ascii=False, indent=2)
         else:
             text = tell_review(recorded, seat, level, found)
