@@ -107,3 +107,6 @@ def test_a_game_played_while_an_older_service_holds_the_database_counts_later(
 def test_a_computer_levels_name_is_not_a_player(data_dir: Path) -> None:
     r = run("play", "--player", "expert", "--seed", "1", input="q\n")
     assert r.exit_code == 2 and "computer player's profile" in r.output
+    # refused before the game is announced or a file named for it
+    assert "Domeng:" not in r.output and "saved as it goes" not in r.output
+    assert not list((data_dir / "games").glob("*.json"))

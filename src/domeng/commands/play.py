@@ -158,6 +158,8 @@ def command(
         name = player  # the profile's name at the seat
     if pause is None:
         pause = 0.5 if sys.stdin.isatty() and sys.stdout.isatty() else 0.0
+    # the profile first: a name no person may take fails before the game is announced
+    profiled = _profiled(player, console)
     stand_ins: tuple[frozenset[int], ...] = ()
     if resume is not None:
         try:
@@ -216,7 +218,6 @@ def command(
     if until is not None:
         console.print(Text(w("play.ends_when", until=until.words(), option=f"--until {until}")))
     console.print(Text(w("play.h_q"), style="dim"))
-    profiled = _profiled(player, console)
     session = (profiled or PlaySession)(
         game,
         seats,
