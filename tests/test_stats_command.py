@@ -104,6 +104,18 @@ def test_a_game_played_while_an_older_service_holds_the_database_counts_later(
     assert not list((data_dir / "pending").glob("*.json"))
 
 
+def test_a_computer_level_is_found_by_the_name_the_board_gives_it(data_dir: Path) -> None:
+    run("play", "--player", "Andi", "--seed", "1", input="q\n")  # the levels' profiles
+    board = run("stats")
+    assert "Club player" in board.output
+    assert "calibrated to: a new player" in board.output  # why they are on it
+    for name in ("Club player", "club  PLAYER", "Pemain klub", "expert:fast"):
+        page = run("stats", name, "--json")
+        assert page.exit_code == 0, (name, page.output)
+        assert json.loads(page.output)["profile"]["id"] == "expert:fast", name
+    assert run("stats", "Club").exit_code != 0  # not a name: refused as before
+
+
 def test_a_computer_levels_name_is_not_a_player(data_dir: Path) -> None:
     r = run("play", "--player", "expert", "--seed", "1", input="q\n")
     assert r.exit_code == 2 and "computer player's profile" in r.output

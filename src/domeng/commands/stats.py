@@ -91,6 +91,22 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
         out.print(heads)
 
 
+def _level_named(name: str) -> str:
+    """The computer level ``name`` is the ladder's name of, in any language ("Club
+    player", "pemain klub": ``expert:fast``), as the leaderboard shows it; else ``name``."""
+    from domeng.bots.levels import LADDER
+    from domeng.engine.seatname import name_key
+    from domeng.i18n import LANGUAGES, words
+
+    wanted = name_key(name)
+    for code in LANGUAGES:
+        w = words(code)
+        for level in LADDER:
+            if name_key(w(f"ladder.{level}")) == wanted:
+                return level
+    return name
+
+
 def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
     w = current()
     if not rows:
@@ -113,6 +129,8 @@ def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
             _n(f["stones_per_round"]), _n(f["camat_per_100_rounds"]),
         )  # fmt: skip
     out.print(board)
+    # why levels with fewer games than the title's are on it (as the browser's page says)
+    out.print(w("players.leaderboard_levels"))
 
 
 @click.command(
@@ -147,7 +165,7 @@ def command(name: str | None, db: str | None, as_json: bool) -> None:
         if name is None:
             doc: Any = {"min_games": LEADERBOARD_GAMES, "players": leaderboard(storage)}
         else:
-            found = storage.profile(name=name)
+            found = storage.profile(name=name) or storage.profile(name=_level_named(name))
             if found is None:
                 raise click.ClickException(current()("stats.no_player", name=repr(name)))
             doc = player_page(storage, found.id)
