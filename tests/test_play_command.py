@@ -603,6 +603,10 @@ def test_help_gives_the_glossary_and_r_the_rules(data_dir: Path) -> None:
     assert "r shows the whole rules" in out
     assert "The rules of Domeng" in out and "MANGUNO: the line is blocked" in out
     assert "Type h for help and the game's words, r for the rules" in out
+    # after the rules the table is shown again, the tiles in sight above the question
+    after_rules = result.output.split("MANGUNO: the line is blocked", 1)[1]
+    asked = after_rules.split("Your turn", 1)[0]
+    assert "Your tiles: 1) [" in asked and "Line:" in asked
 
 
 def test_counted_for_the_player_comes_after_the_winning_play(data_dir: Path) -> None:

@@ -313,9 +313,11 @@ class PlaySession:
                 self.console.print(glossary())
                 self.console.print()
                 self.say(Text(w("play.rules_hint"), style="dim"))
+                self._table_again(v)
                 continue
             if answer in ("r", "rules"):
                 self.console.print(rules())
+                self._table_again(v)
                 continue
             t = self._tile_of(answer, tiles)
             if t is None:
@@ -329,6 +331,12 @@ class PlaySession:
             chosen = self._ask_end(v, moves)
             if chosen is not None:
                 return chosen
+
+    def _table_again(self, v: SeatView) -> None:
+        """The table shown again under a long text (the rules, the help), which had
+        scrolled it, and the person's tiles, out of sight above the question."""
+        self.console.print()
+        self.console.print(status(v, self.names, self.kinds))
 
     def _tile_of(self, answer: str, tiles: Sequence[int]) -> int | None:
         count = len(tiles)
