@@ -253,3 +253,30 @@ def test_the_review_and_the_replay_name_computer_seats_as_the_table_does(
         assert seated in told.split("\n", 3)[1], told[:300]  # the players' line
     assert "(expert:fast)" not in told and "(basic)" not in told and "(random)" not in told
     assert "Besse" in told.split("\n", 3)[3]  # and by name alone after it
+
+
+def test_the_losses_shown_agree_with_the_values_shown() -> None:
+    """Every loss is the difference of the two values as printed, the total their sum,
+    and the decisions' part of the stones received that total (a tester found a loss of
+    0.10 between -1.96 and -2.07, and losses adding up to 2.41 under a total of 2.42)."""
+    import re
+
+    for path in _records()[:6]:
+        status, out, _ = _run([str(path), "--seat", "1", "--level", "expert:fast"])
+        assert status == 0, out
+        number = r"([+-]?\d+\.\d\d)"
+        found = re.findall(
+            rf"played .*? \({number}\); best .*? \({number}\); loss {number} STONES", out
+        )
+        losses = [float(loss) for _, _, loss in found]
+        for played, best, loss in found:
+            assert float(loss) == pytest.approx(float(best) - float(played), abs=1e-9), out
+        if not found:
+            continue
+        total = re.search(rf"Total: {number} STONES", out)
+        assert total is not None, out
+        assert float(total.group(1)) == pytest.approx(sum(losses), abs=1e-9)
+        split = re.search(rf"STONES received: (\d+); .*? {number}, .*? {number}\.", out)
+        assert split is not None, out
+        assert float(split.group(2)) == float(total.group(1))
+        assert float(split.group(2)) + float(split.group(3)) == pytest.approx(int(split.group(1)))

@@ -247,3 +247,21 @@ def test_a_hint_for_the_round_s_first_play_opens_the_line(page: Any, service: An
     )
     assert said[0] == "The coach would play [5|3] to open the line."
     assert said[1] == "The coach would play [5|3] on the right."
+
+
+def test_the_review_s_losses_agree_with_its_values_as_shown(page: Any, service: Any) -> None:
+    """A loss is the difference of the two values as the page shows them, the total their
+    sum, and the luck and skill sentence that total (-1.955 and -2.064 are shown -1.96 and
+    -2.06: the loss is 0.10, not the 0.109 between the values)."""
+    page.goto(service.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    got = page.evaluate("""async () => {
+      const { shownLoss, shownTotal } = await import("/web/js/coach.js");
+      const move = (tile, value) => ({ tile, end: "left", value });
+      const one = { best: { tile: "6-2", end: "left" }, played: { tile: "6-3", end: "left" },
+                    moves: [move("6-2", -1.955), move("6-3", -2.064)], loss: 0.109 };
+      const two = { best: { tile: "1-1", end: "left" }, played: { tile: "1-0", end: "left" },
+                    moves: [move("1-1", -0.004), move("1-0", -0.123)], loss: 0.119 };
+      return [shownLoss(one), shownLoss(two), shownTotal({ decisions: [one, two] })];
+    }""")
+    assert got == [0.1, 0.12, 0.22]

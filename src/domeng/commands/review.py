@@ -22,6 +22,8 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import click
@@ -34,7 +36,6 @@ from domeng.bots.reasons import Why
 from domeng.bots.review import (
     Decision,
     decisions,
-    luck_and_skill,
     review_document,
     stones_received,
 )
@@ -72,6 +73,18 @@ def reason_text(why: Why, names: Sequence[str], w: Words | None = None) -> str:
     )
 
 
+def hundredths(x: float) -> float:
+    """``x`` as the review shows it, to the hundredth (as Babel rounds it for the page)."""
+    return float(Decimal(str(x)).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+
+
+def shown_loss(d: Decision) -> float:
+    """The loss from the values as the review shows them (the best's less the played
+    move's), so that its numbers agree with one another: -1.96 and -2.07 shown, the loss
+    is 0.11, even when the values themselves are 0.104 apart."""
+    return hundredths(hundredths(d.best.value) - hundredths(d.played.value))
+
+
 def _move_text(mv: MoveValue, w: Words) -> str:
     return f"{mv.tile} {_end(mv.end, w)} ({w.number(mv.value, 2, sign=True)})"
 
@@ -93,13 +106,15 @@ def tell(d: Decision, names: Sequence[str], w: Words | None = None) -> list[str]
             index=d.index + 1,
             played=played,
             best=_move_text(d.best, w),
-            loss=w.number(d.loss, 2),
+            loss=w.number(shown_loss(d), 2),
             mark=mark,
         ),
         "  " + w("review.moves", moves=moves),
     ]
     if d.reasons:
-        why = " ".join(reason_text(r, names, w) for r in d.reasons)
+        # a difference in stones is the loss as shown ("close: 0.09 STONES apart")
+        said = [r if r.stones is None else replace(r, stones=shown_loss(d)) for r in d.reasons]
+        why = " ".join(reason_text(r, names, w) for r in said)
         lines.append("  " + w("review.why", why=why))
     seen = d.hindsight[0]
     played_seen = w.number(d.hindsight_of(d.played_move).value, 2, sign=True)
@@ -122,22 +137,23 @@ def tell_review(recorded: RecordedGame, seat: int, level: str, found: list[Decis
     for d in found:
         lines += tell(d, names, w)
         lines.append("")
+    total = hundredths(sum(shown_loss(d) for d in found))
     lines.append(
         w.count(
             "review.total",
             len(found),
-            loss=w.number(sum(d.loss for d in found), 2),
+            loss=w.number(total, 2),
             mistakes=sum(d.mark == "mistake" for d in found),
             blunders=sum(d.mark == "blunder" for d in found),
         )
     )
-    apart = luck_and_skill(stones_received(recorded, seat), found)
+    received = stones_received(recorded, seat)
     lines.append(
         w(
             "review.luck_skill",
-            received=apart["received"],
-            skill=w.number(apart["decisions"], 2),
-            luck=w.number(apart["deal"], 2),
+            received=received,
+            skill=w.number(total, 2),  # the decisions' part as the losses shown add up
+            luck=w.number(received - total, 2),
         )
     )
     # how the marks are given, as under the browser's review (a loss of 1.66 marked only

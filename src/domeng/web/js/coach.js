@@ -32,6 +32,28 @@ function stonesText(x, sign = false) {
   return numberText(x, 2, sign);
 }
 
+/** A value as the page shows it, to the hundredth. */
+function hundredths(x) {
+  return Number(Number(x).toFixed(2));
+}
+
+/** A decision's loss from its values as the page shows them (the best's less the played
+ * move's), so that the numbers on the page agree with one another: -1.96 and -2.07 shown,
+ * the loss is 0.11, even when the values themselves are 0.104 apart. */
+export function shownLoss(d) {
+  const value = (m) => d.moves.find((x) => x.tile === m.tile && x.end === m.end)?.value;
+  const best = value(d.best);
+  const played = value(d.played);
+  if (best === undefined || played === undefined) return hundredths(d.loss);
+  return hundredths(hundredths(best) - hundredths(played));
+}
+
+/** The shown losses of a review, added up: its total, and its decisions' part of the
+ * stones the seat received. */
+export function shownTotal(doc) {
+  return hundredths(doc.decisions.reduce((sum, d) => sum + shownLoss(d), 0));
+}
+
 /** One of the coach's reasons (docs/bots.md, "The coach") as a sentence. */
 export function reasonText(r, names) {
   return ct(`reason.${r.key}`, {
@@ -145,12 +167,12 @@ export function beliefsChart(numbers, names, seat) {
 export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
   const item = h("li", { class: `decision${d.mark ? ` ${d.mark}` : ""}`, "data-decision": d.index });
   const opening = d.index === 0; // the round's first play opens the line
-  const head = ct("decision", { n: d.index + 1, played: moveText(d.played, opening), best: moveText(d.best, opening), loss: stonesText(d.loss) });
+  const head = ct("decision", { n: d.index + 1, played: moveText(d.played, opening), best: moveText(d.best, opening), loss: stonesText(shownLoss(d)) });
   item.appendChild(h("p", { class: "decision-head", text: head }));
   if (d.mark) item.appendChild(h("strong", { class: "mark", "data-mark": d.mark, text: ct(`mark_${d.mark}`) }));
   const moves = h("p", { class: "muted decision-moves", text: d.moves.map((m) => `${moveText(m, opening)} ${stonesText(m.value, true)}`).join(" · ") });
   item.appendChild(moves);
-  if (d.reasons.length) item.appendChild(setTermText(h("p", { class: "decision-why" }), d.reasons.map((r) => reasonText(r, names)).join(" ")));
+  if (d.reasons.length) item.appendChild(setTermText(h("p", { class: "decision-why" }), d.reasons.map((r) => reasonText(r.stones === undefined ? r : { ...r, stones: shownLoss(d) }, names)).join(" ")));
   item.appendChild(h("p", { class: "muted hindsight", "data-hindsight": "", text: ct("hindsight", { played: stonesText(d.hindsight.played), best: moveText(d.hindsight.best, opening), value: stonesText(d.hindsight.best.value) }) }));
   if (d.stand_in) item.appendChild(h("p", { class: "muted", text: ct("stand_in") }));
   if (beliefs && d.numbers) item.appendChild(beliefsChart(d.numbers, names, seat));
@@ -165,7 +187,9 @@ export function decisionElement(d, names, { beliefs = false, seat = -1 } = {}) {
 export function luckSkillElement(doc, names) {
   const ls = doc.luck_skill;
   if (!ls) return null;
-  const text = ct("luck_skill", { who: names[doc.seat], received: countOfStones(ls.received), skill: stonesText(ls.decisions), luck: stonesText(ls.deal) });
+  // the decisions' part as the losses shown add up, the deal's the rest of the stones
+  const skill = shownTotal(doc);
+  const text = ct("luck_skill", { who: names[doc.seat], received: countOfStones(ls.received), skill: stonesText(skill), luck: stonesText(ls.received - skill) });
   const p = h("p", { class: "luck-skill", "data-luck-skill": "" });
   p.dataset.decisions = String(ls.decisions);
   p.dataset.deal = String(ls.deal);
@@ -190,7 +214,7 @@ export function reviewElement(doc, names) {
   box.appendChild(h("ol", { class: "decisions" }, doc.decisions.map((d) => decisionElement(d, names))));
   const mistakes = doc.decisions.filter((d) => d.mark === "mistake").length;
   const blunders = doc.decisions.filter((d) => d.mark === "blunder").length;
-  box.appendChild(h("p", { class: "review-total", "data-review-total": "", text: ct(`total_${oneOrOther(doc.decisions.length)}`, { stones: stonesText(doc.total_loss), n: doc.decisions.length, mistakes, blunders }) }));
+  box.appendChild(h("p", { class: "review-total", "data-review-total": "", text: ct(`total_${oneOrOther(doc.decisions.length)}`, { stones: stonesText(shownTotal(doc)), n: doc.decisions.length, mistakes, blunders }) }));
   box.appendChild(h("p", { class: "muted small", text: ct("trust") }));
   return box;
 }

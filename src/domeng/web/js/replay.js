@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { describe } from "./account.js";
-import { ct, decisionElement, luckSkillElement, reviewCache } from "./coach.js";
+import { ct, decisionElement, luckSkillElement, reviewCache, shownTotal } from "./coach.js";
 import { boardRatio, drawBoard, layoutFor, roomBelow } from "./board.js";
 import { numberText, seatName, setTermText, t } from "./i18n.js";
 import { handsElement } from "./hands.js";
@@ -237,7 +237,7 @@ export function replayPage(root, source) {
       let body;
       if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
       else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
-      else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: numberText(doc.total_loss, 2) }) });
+      else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: numberText(shownTotal(doc), 2) }) });
       // the tile tracker as it stood for this seat: the line and its own hand; folded on a
       // phone at first (the coach's words and the board come first there), then as the
       // person leaves it from step to step
