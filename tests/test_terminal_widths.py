@@ -88,6 +88,32 @@ def test_the_final_standings_fit_80_columns_with_every_word_whole(code: str) -> 
         assert set(heading.split()) <= words, (heading, text)
 
 
+@pytest.mark.parametrize("code", ["en", "id"])
+def test_on_a_narrow_terminal_the_final_standings_keep_the_names(code: str) -> None:
+    """In 50 columns rich gave the rank and the names no room and showed numbers alone:
+    the counts of the game's words go under, in a table of their own, each row named."""
+    game = _two_rounds()
+    previous = current()
+    set_language(code)
+    try:
+        w = current()
+        names = [w("play.default.name"), "Besse", "Cicci", "Daeng", "Emba"]
+        out = io.StringIO()
+        Console(file=out, width=50, color_system=None).print(final_standings(game, names, 50))
+    finally:
+        set_language(previous.code)
+    text = out.getvalue()
+    assert all(terminal_width(line.rstrip()) <= 50 for line in text.splitlines()), text
+    lines = text.splitlines()
+    for name in names:  # twice: in the figures' table and the counts'
+        assert sum(line.split()[1:2] == [name] for line in lines) == 2, (name, text)
+    assert "MATTIKKENG" in text and "…" not in text, text
+    # given the room, one table as before
+    wide = io.StringIO()
+    Console(file=wide, width=80, color_system=None).print(final_standings(game, names, 80))
+    assert sum(line.split()[1:2] == ["Besse"] for line in wide.getvalue().splitlines()) == 1
+
+
 def test_the_final_standings_line_up_in_hindi() -> None:
     game = _two_rounds()
     previous = current()

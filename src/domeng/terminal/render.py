@@ -287,46 +287,55 @@ def round_summary(r: Round, names: Sequence[str]) -> RenderableType:
     return Group(*parts)
 
 
-def final_standings(game: Game, names: Sequence[str]) -> RenderableType:
+def final_standings(game: Game, names: Sequence[str], width: int | None = None) -> RenderableType:
     """The game's final standings (:func:`domeng.engine.standings.standings`): a table in
-    rank order with every player's figures over the game, and who won, in a sentence."""
+    rank order with every player's figures over the game, and who won, in a sentence.
+    On a terminal narrower than the whole table (``width`` columns), the counts of CEKI,
+    POLLO, MANGUNO and MATTIKKENG have a table of their own under it: squeezed into one,
+    rich gave the rank and the names no room at all (50 columns)."""
     w = current()
     rows = game_figures(game)
-    table = Table(
-        title=w.count("play.final_standings", len(game.rounds)),
-        title_justify="left",
-        title_style="bold",
-        box=None,
-        padding=(0, 1, 0, 0),
-    )
-    # "#" for the rank, as the leaderboard has it: a word there ("Peringkat") left the
-    # other headings too little room in 80 columns, and rich cut them ("dimenan…").
-    table.add_column("#", justify="right")
-    table.add_column(w("summary.player"), min_width=max(cell_width(n) for n in names))
+    name_width = max(cell_width(n) for n in names)
     # A heading of several words takes two lines, split between words (rich, left to
     # fit 80 columns itself, narrowed them all alike and cut "Ontvang…"); the game's
     # words never wrap.
-    for heading in (
-        "summary.titles",
-        "summary.stones",
-        "standings.received",
-        "standings.rounds_won",
-    ):
-        text = w(heading)
-        table.add_column(text, justify="right", width=two_lines(text))
-    for word in ("CEKI", "POLLO", "MANGUNO", "MATTIKKENG"):
-        table.add_column(word, justify="right", no_wrap=True, min_width=cell_width(word))
-    for st in rows:
-        figures = (st.titles, st.stones, st.received, st.rounds_won)
-        counts = (st.ceki, st.pollo, st.manguno, st.mattikkeng)
-        table.add_row(
-            str(st.rank),
-            names[st.seat],
-            *(str(n) for n in figures + counts),
-            style="bold" if st.rank == 1 else None,
+    keys = ("summary.titles", "summary.stones", "standings.received", "standings.rounds_won")
+    figures = [(w(k), two_lines(w(k)), False) for k in keys]
+    counts = [(word, cell_width(word), True) for word in ("CEKI", "POLLO", "MANGUNO", "MATTIKKENG")]
+    # "#" for the rank, as the leaderboard has it: a word there ("Peringkat") left the
+    # other headings too little room in 80 columns, and rich cut them ("dimenan…").
+    rank_width = len(str(len(rows)))
+    cells = rank_width + name_width + sum(c for _, c, _ in figures + counts)
+    together = width is None or cells + 2 + len(figures + counts) <= width
+    parts: list[RenderableType] = []
+    for k, columns in enumerate([figures + counts] if together else [figures, counts]):
+        table = Table(
+            title=w.count("play.final_standings", len(game.rounds)) if k == 0 else None,
+            title_justify="left",
+            title_style="bold",
+            box=None,
+            padding=(0, 1, 0, 0),
         )
+        table.add_column("#", justify="right")
+        table.add_column(w("summary.player"), min_width=name_width)
+        for heading, width_of, word in columns:
+            if word:  # the game's words never wrap
+                table.add_column(heading, justify="right", no_wrap=True, min_width=width_of)
+            else:
+                table.add_column(heading, justify="right", width=width_of)
+        for st in rows:
+            numbers = [st.titles, st.stones, st.received, st.rounds_won]
+            numbers += [st.ceki, st.pollo, st.manguno, st.mattikkeng]
+            value = dict(zip([h for h, _, _ in figures + counts], numbers, strict=True))
+            table.add_row(
+                str(st.rank),
+                names[st.seat],
+                *(str(value[h]) for h, _, _ in columns),
+                style="bold" if st.rank == 1 else None,
+            )
+        parts.append(table)
     winner = standings_sentence(rows, names, over=True, w=w, you=PERSON)
-    return Group(table, Text(full_stop(winner), style="bold yellow"))
+    return Group(*parts, Text(full_stop(winner), style="bold yellow"))
 
 
 def two_lines(text: str) -> int:

@@ -223,7 +223,7 @@ class PlaySession:
         assert self.until is not None
         w = current()
         self.say(Text(w("play.last_round", until=self.until.words()), "bold"))
-        self.console.print(final_standings(self.game, self.names))
+        self.console.print(final_standings(self.game, self.names, self.console.width))
         self.console.print()
         self.say(Text(w("play.saved_in", path=self.path)))
         self.say(Text(w("play.replay_with", command=command_line("replay", self.path))))
