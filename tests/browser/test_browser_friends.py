@@ -312,6 +312,8 @@ def test_a_name_another_seat_shows_is_refused_in_words(
     page.click("[data-join]")
     page.wait_for_url(f"**/#/table/{table['id']}")
     assert service.get(f"/api/tables/{table['id']}")["seats"][1]["name"] == "Daeng Muda"
+    # seated, the refusal of the first name no longer shows over the table
+    assert page.locator("#toasts .toast.error").count() == 0
 
 
 def test_the_host_ends_a_game_and_removes_it(page: Any, service: Any, tmp_path: Path) -> None:

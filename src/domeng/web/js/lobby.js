@@ -12,7 +12,7 @@ import { roundsFinished, standingsElement } from "./standings.js";
 import { currentProfile, profilePicker, withProfile } from "./profiles.js";
 import { h } from "./summary.js";
 import { tileIcon } from "./svg.js";
-import { showApiError, showError } from "./ui.js";
+import { dismissErrors, showApiError, showError } from "./ui.js";
 
 const PAGE = 20;
 const CLOCKS = [null, 15, 30, 60, 120];
@@ -512,6 +512,7 @@ export function lobbyPage(root) {
       try {
         const r = await api("POST", `/api/tables/${encodeURIComponent(joining.table)}/seats/${joining.seat}`, body);
         keepSeat(r.table_id, r.seat, r.token);
+        dismissErrors(); // a name refused before is answered: no red line over the table
         history.replaceState(null, "", location.pathname);
         location.hash = `#/table/${r.table_id}`;
       } catch (e) {

@@ -40,6 +40,17 @@ function toast(text, kind, code = "") {
   return n;
 }
 
+/** The errors showing, taken away: what they said no longer holds (the name refused,
+ * another taken, the seat is the person's now). */
+export function dismissErrors() {
+  for (const n of [...document.getElementById("toasts").children]) {
+    if (n.dataset.kind === "error") {
+      clearTimeout(Number(n.dataset.timer));
+      n.remove();
+    }
+  }
+}
+
 /** A piece of news for the player (not an error). */
 export function showNote(message) {
   toast(message, "note");
