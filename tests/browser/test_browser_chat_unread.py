@@ -97,3 +97,40 @@ def test_on_a_phone_what_was_said_is_counted_until_seen_and_not_again_after_a_re
         _until(budi, "chat")
         page.wait_for_function("document.querySelector('[data-unread]').hidden")
         assert _badge(page) == ""
+        page.click("[data-jump=chat]")  # all seen; heard again from now on
+        page.evaluate(
+            "async (id) => (await import('/web/js/api.js')).setMuted(id, 1, false)", t["id"]
+        )
+        _out_of_sight(page)
+    # this screen's own words are never news to it
+    page.fill("[data-chat-input]", "Saya di sini")
+    page.click("[data-chat-send]")
+    page.wait_for_selector("[data-chat-log] li:has-text('Saya di sini')")
+    _out_of_sight(page)
+    page.wait_for_timeout(300)
+    assert _badge(page) == ""
+    # the browser closed and opened again (a tab of its own, the storage kept): what was
+    # seen is not counted again (a tester found all seven messages counted back)
+    again = page.context.new_page()
+    page.close()
+    again.goto(f"{service.base}/?lang=en#/table/{t['id']}")
+    again.wait_for_selector("[data-chat-log] li:has-text('Saya di sini')")
+    _out_of_sight(again)
+    again.wait_for_timeout(300)
+    assert _badge(again) == ""
+    # on another device, where nothing was seen yet: the others' words are new, her own
+    # words are not ("Saya di sini" is Ann's)
+    other = again.context.browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        device = other.new_page()
+        device.goto(f"{service.base}/?lang=en")
+        device.evaluate(
+            "([id, tok]) => localStorage.setItem('domeng.seats', JSON.stringify({[id]: {0: tok}}))",
+            [t["id"], t["tokens"]["0"]],
+        )
+        device.goto(f"{service.base}/?lang=en#/table/{t['id']}")
+        device.wait_for_selector("[data-chat-log] li:has-text('Saya di sini')")
+        _out_of_sight(device)
+        device.wait_for_function("document.querySelector('[data-unread]').textContent === '3'")
+    finally:
+        other.close()

@@ -259,10 +259,11 @@ export function createChat(container, opts) {
       return messages.reduce((at, m) => Math.max(at, Number(m.at) || 0), 0);
     },
     /** How many of the messages kept were said after `at` and heard (a muted seat's
-     * are not): those not yet seen, when `at` is the newest one seen. */
-    heardAfter(at) {
+     * are not), by others than the seats in `mine` (this screen's own words are never
+     * news to it): those not yet seen, when `at` is the newest one seen. */
+    heardAfter(at, mine = new Set()) {
       const muted = mutedSeats(opts.tableId);
-      return messages.filter((m) => Number(m.at) > at && (m.seat === null || !muted.has(m.seat))).length;
+      return messages.filter((m) => Number(m.at) > at && (m.seat === null || (!muted.has(m.seat) && !mine.has(m.seat)))).length;
     },
     isMuted(seat) {
       return mutedSeats(opts.tableId).has(seat);

@@ -911,11 +911,12 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     if (wideScreen.matches) board.style.maxHeight = boardRoom;
   }
 
-  /** When the newest message looked at was said, kept for this tab (a reload does not
-   * count what was seen before it again); 0: the talk not looked at yet. */
+  /** When the newest message looked at was said, kept in this browser (a reload, or the
+   * browser closed and opened again, does not count what was seen before as new); 0: the
+   * talk not looked at yet. */
   function chatSeenAt() {
     try {
-      return Number(sessionStorage.getItem(`domeng.chatSeen.${tableId}`)) || 0;
+      return Number(localStorage.getItem(`domeng.chatSeen.${tableId}`)) || 0;
     } catch {
       return 0; // storage refused: every message counted until the talk is looked at
     }
@@ -925,7 +926,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     const at = chat.lastAt();
     if (at <= chatSeenAt()) return;
     try {
-      sessionStorage.setItem(`domeng.chatSeen.${tableId}`, String(at));
+      localStorage.setItem(`domeng.chatSeen.${tableId}`, String(at));
     } catch {
       // storage refused: nothing kept
     }
@@ -941,7 +942,7 @@ export function tablePage(root, tableId, { watch = false } = {}) {
     }
     q(".jumps").setAttribute("aria-label", t("jump.title"));
     if (chatInSight) chatSeen();
-    const unread = chat.heardAfter(chatSeenAt());
+    const unread = chat.heardAfter(chatSeenAt(), new Set(seated().map((c) => c.seat)));
     const badge = q("[data-unread]");
     badge.hidden = !unread;
     badge.textContent = String(unread);
