@@ -51,6 +51,7 @@ export function shownLoss(d) {
 /** The shown losses of a review, added up: its total, and its decisions' part of the
  * stones the seat received. */
 export function shownTotal(doc) {
+  if (!doc.decisions) return hundredths(doc.luck_skill ? doc.luck_skill.decisions : doc.total_loss || 0);
   return hundredths(doc.decisions.reduce((sum, d) => sum + shownLoss(d), 0));
 }
 
