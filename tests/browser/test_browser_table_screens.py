@@ -497,6 +497,40 @@ def test_end_captions_stay_off_the_line_and_names_fit_their_plates(page: Any, se
     assert page.evaluate(BOARD_CHECK) == []
 
 
+TURN_MARKS = """async () => {
+  const { drawBoard } = await import("/web/js/board.js");
+  const cut = [];
+  for (const layout of ["wide", "tall"]) {
+    for (let turn = 0; turn < 5; turn++) {
+      const view = { line: [[6, 6]], plays: [{ seat: 0, tile: "6-6", end: "right" }],
+                     ends: [6, 6], turn, hand_counts: [4, 5, 5, 5, 5], stones: [0, 0, 0, 0, 0],
+                     table: 25, camat: null, titles: [0, 0, 0, 0, 0], lacking: null };
+      const svg = drawBoard({ layout, me: 0, names: ["Andi", "Besse", "Cicci", "Daeng", "Ana"],
+                              view, hand: null, playable: new Set(), myTurn: false,
+                              selected: null, endChoices: null, fresh: new Set(), faces: null,
+                              presence: null, onTile: () => {}, onEnd: () => {} });
+      svg.style.width = layout === "wide" ? "1000px" : "390px";
+      document.body.appendChild(svg);
+      const board = svg.getBoundingClientRect();
+      const marks = [...svg.querySelectorAll(".turn-mark")];
+      if (!marks.length) cut.push([layout, turn, "no mark"]);
+      for (const m of marks) {
+        const r = m.getBoundingClientRect();
+        if (r.left < board.left - 0.5 || r.right > board.right + 0.5) cut.push([layout, turn]);
+      }
+      svg.remove();
+    }
+  }
+  return cut;
+}"""
+
+
+def test_the_turn_s_marks_stay_on_the_board(page: Any, service: Any) -> None:
+    # on a phone the mark beside the plate of a seat at the board's right edge was cut
+    start_page(page, service.base)
+    assert page.evaluate(TURN_MARKS) == []
+
+
 def test_addresses_of_nothing_say_so_plainly(page: Any, service: Any, console: Any) -> None:
     console.allow("status of 404")  # the replay asked for a table that is not there
     start_page(page, service.base)

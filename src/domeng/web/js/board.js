@@ -143,8 +143,10 @@ function seatPanel(o) {
   const g = el("g", { class: `seat${turn ? " turn" : ""}${self ? " self" : ""}`, "data-seat": o.seat, transform: `translate(${x} ${y})` });
   g.appendChild(el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 14, class: "plate" }));
   if (turn) {
-    g.appendChild(el("path", { d: `M ${-w / 2 - 16} -8 l 12 8 l -12 8 z`, class: "turn-mark" }));
-    g.appendChild(el("path", { d: `M ${w / 2 + 16} -8 l -12 8 l 12 8 z`, class: "turn-mark" }));
+    // a mark on either side, each where the board has room for it (on a phone a plate
+    // at the board's edge had its outer mark cut in half)
+    if (o.boardWidth === undefined || x - w / 2 - 16 >= 0) g.appendChild(el("path", { d: `M ${-w / 2 - 16} -8 l 12 8 l -12 8 z`, class: "turn-mark" }));
+    if (o.boardWidth === undefined || x + w / 2 + 16 <= o.boardWidth) g.appendChild(el("path", { d: `M ${w / 2 + 16} -8 l -12 8 l 12 8 z`, class: "turn-mark" }));
   }
   const fitted = fitName(name, w - 14);
   const label = text(0, -h / 2 + 20, fitted.text, { class: "seat-name", "text-anchor": "middle", style: `font-size: ${fitted.size}px` });
@@ -403,6 +405,7 @@ export function drawBoard(o) {
         x,
         y,
         width: r === 1 || r === 4 ? 164 : 176,
+        boardWidth: L.w,
         name: o.names[seat],
         count: showHand ? null : v.hand_counts[seat],
         faces: o.faces && !showHand ? o.faces[seat] : null,
