@@ -347,6 +347,28 @@ def test_the_stones_chart_ends_where_the_final_standings_do(page: Any, service: 
     assert none_played == [[0, 0, 0, 0, 0]] and unknown == [[5, 2, 2, 4, 2]]
 
 
+def test_no_stones_chart_before_a_stone_has_moved(page: Any, service: Service) -> None:
+    # a game its host ended in the first round, before any PASS: the chart drew five
+    # players level at 0; with a stone moved it is drawn
+    seats = [{"kind": "person", "name": "Ana"}, {"kind": "person", "open": True}]
+    table_id = service.post("/api/tables", {"seats": [*seats, *[COMPUTER] * 3]})["id"]
+    page.goto(f"{service.base}/")
+    page.wait_for_selector("body[data-ready=true]")
+    got = page.evaluate(
+        """async (id) => {
+      const { stonesChart } = await import("/web/js/gamechart.js");
+      const names = ["Ana", "Budi", "Cicci", "Daeng", "Emba"];
+      const level = stonesChart(id, names, [0, 0, 0, 0, 0]);
+      const moved = stonesChart(id, names, [1, 0, 0, 0, 0]);
+      document.body.append(level, moved);
+      await new Promise((done) => setTimeout(done, 1500));
+      return [!!level.querySelector("svg"), !!moved.querySelector("svg")];
+    }""",
+        table_id,
+    )
+    assert got == [False, True]
+
+
 @pytest.mark.parametrize("phone", [False, True])
 def test_the_coach_s_panel_of_a_replay_is_in_sight(
     pages: Pages, service: Service, phone: bool

@@ -35,7 +35,9 @@ export function stonesChart(tableId, names, final = null) {
   Promise.all([stonesOf(tableId), import("./charts.js")])
     .then(([doc, { lineChart }]) => {
       const rounds = stonesByRound(doc.stones, final);
-      if (!rounds.length) return;
+      // nothing to draw before a stone has moved (a game ended in its first round with
+      // no PASS drew five players level at 0)
+      if (!rounds.length || rounds.every((r) => r.every((n) => n === 0))) return;
       const title = t("players.stones_over_rounds");
       box.appendChild(h("h3", { html: termify(title) }));
       const series = names.map((name, seat) => ({ name, points: rounds.map((r) => r[seat]) }));
