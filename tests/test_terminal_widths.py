@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from domeng.engine import Game
-from domeng.i18n import LANGUAGES, current, set_language
+from domeng.i18n import LANGUAGES, Words, current, set_language
 from domeng.terminal.render import final_standings
 from domeng.terminal.widths import cell_width, install, pad
 
@@ -65,10 +65,10 @@ def _two_rounds() -> Game:
     return game
 
 
-@pytest.mark.parametrize("code", LANGUAGES)
-def test_the_final_standings_fit_80_columns_with_every_word_whole(code: str) -> None:
-    """In 80 columns rich cut headings it had to narrow ("Peringk…", "Ontvang…",
-    "CAMAT-ti…"): each heading keeps its words whole, on two lines if need be."""
+def _standings_in(code: str, width: int, told: int | None = None) -> tuple[str, list[str], Words]:
+    """The final standings of two rounds printed ``width`` columns wide in language
+    ``code`` (``told``: the width :func:`final_standings` is given), the seats' names
+    and the language's words."""
     game = _two_rounds()
     previous = current()
     set_language(code)
@@ -76,11 +76,18 @@ def test_the_final_standings_fit_80_columns_with_every_word_whole(code: str) -> 
         w = current()
         names = [w("play.default.name"), "Besse", "Cicci", "Daeng", "Emba"]
         out = io.StringIO()
-        Console(file=out, width=80, color_system=None).print(final_standings(game, names))
-        headings = [w(k) for k in ("summary.titles", "standings.received", "standings.rounds_won")]
+        Console(file=out, width=width, color_system=None).print(final_standings(game, names, told))
     finally:
         set_language(previous.code)
-    text = out.getvalue()
+    return out.getvalue(), names, w
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_final_standings_fit_80_columns_with_every_word_whole(code: str) -> None:
+    """In 80 columns rich cut headings it had to narrow ("Peringk…", "Ontvang…",
+    "CAMAT-ti…"): each heading keeps its words whole, on two lines if need be."""
+    text, _, w = _standings_in(code, 80)
+    headings = [w(k) for k in ("summary.titles", "standings.received", "standings.rounds_won")]
     assert "…" not in text, text
     assert all(terminal_width(line.rstrip()) <= 80 for line in text.splitlines()), text
     words = set(text.split())
@@ -92,26 +99,15 @@ def test_the_final_standings_fit_80_columns_with_every_word_whole(code: str) -> 
 def test_on_a_narrow_terminal_the_final_standings_keep_the_names(code: str) -> None:
     """In 50 columns rich gave the rank and the names no room and showed numbers alone:
     the counts of the game's words go under, in a table of their own, each row named."""
-    game = _two_rounds()
-    previous = current()
-    set_language(code)
-    try:
-        w = current()
-        names = [w("play.default.name"), "Besse", "Cicci", "Daeng", "Emba"]
-        out = io.StringIO()
-        Console(file=out, width=50, color_system=None).print(final_standings(game, names, 50))
-    finally:
-        set_language(previous.code)
-    text = out.getvalue()
+    text, names, _ = _standings_in(code, 50, told=50)
     assert all(terminal_width(line.rstrip()) <= 50 for line in text.splitlines()), text
     lines = text.splitlines()
     for name in names:  # twice: in the figures' table and the counts'
         assert sum(line.split()[1:2] == [name] for line in lines) == 2, (name, text)
     assert "MATTIKKENG" in text and "…" not in text, text
     # given the room, one table as before
-    wide = io.StringIO()
-    Console(file=wide, width=80, color_system=None).print(final_standings(game, names, 80))
-    assert sum(line.split()[1:2] == ["Besse"] for line in wide.getvalue().splitlines()) == 1
+    wide, _, _ = _standings_in(code, 80, told=80)
+    assert sum(line.split()[1:2] == ["Besse"] for line in wide.splitlines()) == 1
 
 
 def test_the_final_standings_line_up_in_hindi() -> None:
