@@ -75,6 +75,9 @@ class Hints:
         self.in_flight = in_flight
         self.thinking: set[int] = set()
         """The seats whose hint the coach is thinking about: one at a time."""
+        self.counted: dict[int, int] = {}
+        """Per seat, the state its last counted hint was asked at: a hint asked again for the
+        same decision (after a reload) is not counted again."""
 
     async def think(self, c: Connection) -> tuple[int, int, CoachSaysDoc]:
         """What the coach says for ``c``'s seat: the seat, the state it was asked at,

@@ -155,9 +155,6 @@ class Table:
         self.waits = Waits(self.clock, Table.wait_over)
         self.talk = services.talk(self.clock)
         self.hints = Hints(self, services.runner, services.in_flight)
-        self.hinted: dict[int, int] = {}
-        """Per seat, the state its last counted hint was asked at: a hint asked again for the
-        same decision (after a reload) is not counted again."""
         self.fanout = Fanout(self.clock)
 
     # -- connections ----------------------------------------------------------
@@ -640,12 +637,12 @@ class Table:
         seat, state, body = await self.hints.think(c)
         async with self.lock:
             s = self.seats[seat]
-            if self.hinted.get(seat) != state:  # one count a decision, however often asked
+            if self.hints.counted.get(seat) != state:  # one count a decision, however often asked
                 counted = dataclasses.replace(s.stored, hints=s.stored.hints + 1)
                 try:
                     await self.store.save_seat(self.id, seat, counted)
                     s.stored = counted
-                    self.hinted[seat] = state
+                    self.hints.counted[seat] = state
                 except Exception:  # the hint is still given; only its count is not kept
                     log.exception("could not store a hint's count at table %s", self.id)
             c.send(
