@@ -14,10 +14,19 @@ the comparison is made where the levels differ, on the same decisions:
    ``--levels`` (a registered player or a ``trials.py`` SPEC, weakest first) is asked
    for its move from the same view; the expert levels without their time cap, so that
    a loaded machine cannot change a move;
-3. every legal move is valued on the *true* deal, every hand in sight, by
-   ``--playouts`` play-outs each with the same random stream (the play-outs' policy and
-   the expert's value of a round, :func:`domeng.bots.rollout.move_values`), as
-   ``regret.py`` does;
+3. every legal move is valued by each judge of ``--judges``:
+
+   - ``truth``: on the *true* deal, every hand in sight, by ``--playouts`` play-outs
+     each with the same random stream (the play-outs' policy and the expert's value of
+     a round, :func:`domeng.bots.rollout.move_values`), as ``regret.py`` does. Unbiased,
+     but noisy: the deal's hidden tiles decide much of what a move is worth, and no
+     player that does not peek can know them;
+   - ``coach:N``: by the coach's judgement at N play-outs from the seat's own view
+     (:func:`domeng.bots.coach.judge_position`), with another random stream than the
+     levels' own (seed ``JUDGE_SEED``), so that no level shares the judge's luck. It
+     values a move by what the seat may know, which takes the deal's luck out; but it
+     is the levels' own search, made deeper, and so says which level's moves a deeper
+     search prefers, not which level receives fewer stones;
 4. a level's **gain** at a decision is the value of its move minus the value of
    ``basic``'s; a **step** is a level's gain minus the gain of the level before it in
    ``--levels``. Both are paired: the same decisions, the same play-outs.
@@ -47,9 +56,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # trials.py, beside this script
 from domeng.bots import Player, make_player
-from domeng.bots.levels import LADDER
+from domeng.bots.coach import judge_position
+from domeng.bots.levels import LADDER, Level
 from domeng.bots.rollout import move_values
-from domeng.engine import SEATS, Game, view
+from domeng.engine import SEATS, Game, Move, Round, SeatView, view
 from domeng.sim.stats import cluster_mean_ci, interval_json
 from trials import SpecError, parse_spec
 
@@ -58,6 +68,24 @@ SEAT = 0
 
 Interval = tuple[float, float] | None
 
+JUDGE_SEED = 7919
+"""The coach judge's seed: the levels judge with seed 0 (:func:`domeng.bots.coach.best_move`),
+so the judge draws other guesses and other play-outs than any level."""
+
+JUDGE_CAP = 3600.0
+"""The coach judge's time cap, in seconds: never reached, so a loaded machine cannot cut
+a judgement short."""
+
+
+def judge_playouts(judge: str) -> int | None:
+    """The play-outs of a ``coach:N`` judge, None for ``truth``; ValueError otherwise."""
+    if judge == "truth":
+        return None
+    name, _, n = judge.partition(":")
+    if name != "coach" or not n.isdigit() or int(n) < 1:
+        raise ValueError(f"a judge is truth or coach:N with N at least 1, not {judge!r}")
+    return int(n)
+
 
 @dataclass(frozen=True, slots=True)
 class GameSums:
@@ -65,8 +93,9 @@ class GameSums:
 
     rounds: int
     decisions: int
-    gains: tuple[float, ...]
-    """Sum over the game's decisions of each level's move's value minus basic's."""
+    gains: tuple[tuple[float, ...], ...]
+    """For each judge, the sum over the game's decisions of each level's move's value
+    minus basic's."""
     same_as_below: tuple[int, ...]
     """Decisions where each level chose the move of the level before it (the first: 0)."""
 
@@ -80,15 +109,26 @@ def _make(spec: str, seed: int) -> Player:
     return parse_spec(spec).make(seed)
 
 
-def play_game(job: tuple[tuple[str, ...], int, int, int, int, int]) -> GameSums:
+def _values(
+    judge: str, r: Round, v: SeatView, playouts: int, rng: random.Random
+) -> dict[Move, float]:
+    """Every legal move of the seat in turn, valued by ``judge``."""
+    n = judge_playouts(judge)
+    if n is None:
+        return move_values(r, v.seat, playouts, rng)
+    judged = judge_position(v, Level(judge, n, JUDGE_CAP), JUDGE_SEED, cap=JUDGE_CAP)
+    return {m.move: m.value for m in judged.moves}
+
+
+def play_game(job: tuple[tuple[str, ...], int, tuple[str, ...], int, int, int, int]) -> GameSums:
     """One seeded game; each level's gains over basic at seat 0's decisions, summed."""
-    levels, played, seed, game_index, rounds, playouts = job
+    levels, played, judges, seed, game_index, rounds, playouts = job
     deals = random.Random(f"ladder|{seed}|{game_index}|deals")
     judge = random.Random(f"ladder|{seed}|{game_index}|judge")
     asked = [_make(spec, seat_seed(seed, game_index, SEAT)) for spec in levels]
     basic = make_player("basic", seat_seed(seed, game_index, SEAT))
     others = [make_player("basic", seat_seed(seed, game_index, s)) for s in range(SEATS)]
-    gains = [0.0] * len(levels)
+    gains = [[0.0] * len(levels) for _ in judges]
     same = [0] * len(levels)
     decisions = 0
     game = Game()
@@ -105,15 +145,17 @@ def play_game(job: tuple[tuple[str, ...], int, int, int, int, int]) -> GameSums:
                 r.play(others[seat].choose(v))
                 continue
             moves = [p.choose(v) for p in asked]
-            values = move_values(r, seat, playouts, judge)
-            base = values[basic.choose(v)]
+            hint = basic.choose(v)
             decisions += 1
+            for j, name in enumerate(judges):
+                values = _values(name, r, v, playouts, judge)
+                for i, m in enumerate(moves):
+                    gains[j][i] += values[m] - values[hint]
             for i, m in enumerate(moves):
-                gains[i] += values[m] - base
                 if i and m == moves[i - 1]:
                     same[i] += 1
             r.play(moves[played])
-    return GameSums(rounds, decisions, tuple(gains), tuple(same))
+    return GameSums(rounds, decisions, tuple(tuple(g) for g in gains), tuple(same))
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +186,9 @@ class Rung:
         }
 
 
-def summarize(levels: Sequence[str], games: Sequence[GameSums]) -> list[Rung]:
-    """Each level's gain over basic and its step from the level before, by game."""
+def summarize(levels: Sequence[str], games: Sequence[GameSums], judge: int = 0) -> list[Rung]:
+    """Each level's gain over basic and its step from the level before, by game, as the
+    ``judge``-th judge values the moves."""
     rounds = [g.rounds for g in games]
     decisions = [g.decisions for g in games]
     total_decisions = sum(decisions)
@@ -153,14 +196,15 @@ def summarize(levels: Sequence[str], games: Sequence[GameSums]) -> list[Rung]:
         raise ValueError("no decision to judge")
     rungs: list[Rung] = []
     for i, spec in enumerate(levels):
-        totals = [g.gains[i] for g in games]
+        totals = [g.gains[judge][i] for g in games]
         per_decision, per_decision_ci = cluster_mean_ci(totals, decisions)
         per_round, per_round_ci = cluster_mean_ci(totals, rounds)
         step: float | None = None
         step_ci: Interval = None
         same: float | None = None
         if i:
-            step, step_ci = cluster_mean_ci([g.gains[i] - g.gains[i - 1] for g in games], rounds)
+            steps = [g.gains[judge][i] - g.gains[judge][i - 1] for g in games]
+            step, step_ci = cluster_mean_ci(steps, rounds)
             same = sum(g.same_as_below[i] for g in games) / total_decisions
         rungs.append(
             Rung(spec, per_decision, per_decision_ci, per_round, per_round_ci, step, step_ci, same)
@@ -176,10 +220,11 @@ def run(
     rounds: int,
     playouts: int,
     workers: int,
+    judges: Sequence[str] = ("truth",),
 ) -> list[GameSums]:
     """Every game of the run, in order (the same whatever ``workers`` is)."""
     played = list(levels).index(player)
-    jobs = [(tuple(levels), played, seed, g, rounds, playouts) for g in range(games)]
+    jobs = [(tuple(levels), played, tuple(judges), seed, g, rounds, playouts) for g in range(games)]
     if workers <= 1:
         return [play_game(job) for job in jobs]
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -223,7 +268,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=60, help="games (default 60)")
     parser.add_argument("--rounds", type=int, default=10, help="rounds a game (default 10)")
     parser.add_argument(
-        "--playouts", type=int, default=300, help="play-outs per legal move (default 300)"
+        "--playouts",
+        type=int,
+        default=300,
+        help="the truth's play-outs per legal move (default 300)",
+    )
+    parser.add_argument(
+        "--judges",
+        default="truth",
+        help="who values the moves, comma-separated: truth (the true deal), coach:N (the "
+        "coach at N play-outs from the seat's view) (default truth)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
@@ -241,16 +295,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--levels: {e}")
         if parsed.base == "oracle":
             parser.error("--levels: oracle sees every hand; the ladder is of players that do not")
+    judges = [s.strip() for s in args.judges.split(",") if s.strip()]
+    if not judges or len(set(judges)) != len(judges):
+        parser.error("--judges: one judge or more, each named once")
+    for judge in judges:
+        try:
+            judge_playouts(judge)
+        except ValueError as e:
+            parser.error(f"--judges: {e}")
     if args.player not in levels:
         parser.error(f"--player must be one of --levels, not {args.player!r}")
     for name in ("games", "rounds", "playouts", "workers"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
     games = run(
-        levels, args.player, args.seed, args.games, args.rounds, args.playouts, args.workers
+        levels,
+        args.player,
+        args.seed,
+        args.games,
+        args.rounds,
+        args.playouts,
+        args.workers,
+        judges,
     )
-    rungs = summarize(levels, games)
     decisions = sum(g.decisions for g in games)
+    tables = {judge: summarize(levels, games, j) for j, judge in enumerate(judges)}
     if args.json:
         doc = {
             "player": args.player,
@@ -259,17 +328,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             "playouts": args.playouts,
             "seed": args.seed,
             "decisions": decisions,
-            "levels": [r.to_json() for r in rungs],
+            "judges": {judge: [r.to_json() for r in rungs] for judge, rungs in tables.items()},
         }
         print(json.dumps(doc, indent=2))
     else:
         print(
             f"seat 0 = {args.player} against four basic, {args.games} games x {args.rounds} "
-            f"rounds, seed {args.seed}: {decisions} decisions; each level's move valued on the "
-            f"true deal by {args.playouts} play-outs a legal move; gain over basic (positive is "
-            "better), step from the level above, paired, by game"
+            f"rounds, seed {args.seed}: {decisions} decisions; gain of each level's move over "
+            "basic's (positive is better) and step from the level above, paired, by game"
         )
-        print(format_rungs(rungs))
+        for judge, rungs in tables.items():
+            n = judge_playouts(judge)
+            print()
+            print(
+                f"judged by the true deal, {args.playouts} play-outs a legal move:"
+                if n is None
+                else f"judged by the coach at {n} play-outs from the seat's view:"
+            )
+            print(format_rungs(rungs))
     return 0
 
 
