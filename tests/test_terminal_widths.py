@@ -5,6 +5,8 @@ and tmux draw it; a combining mark of category Mn takes none)."""
 from __future__ import annotations
 
 import io
+import random
+import re
 import unicodedata
 
 import pytest
@@ -143,3 +145,51 @@ def test_the_sim_s_table_lines_up_in_hindi() -> None:
     rows = [line.rstrip() for line in result.output.splitlines() if line[:1] in "┏┃┡│└"]
     assert len(rows) > 20
     assert len({terminal_width(row) for row in rows}) == 1, result.output
+
+
+# -- a narrow terminal: the hand, the sentences, the stats ------------------------------
+
+WIDTHS = (50, 80)
+
+
+def _fits(lines: list[str], width: int, whole: tuple[str, ...] = ()) -> list[str]:
+    """The lines wider than ``width`` columns, but for one that holds a path or a command
+    of ``whole`` and little else (left unbroken on a line of its own, for the terminal)."""
+    return [
+        line
+        for line in lines
+        if terminal_width(line.rstrip()) > width
+        and not any(p in line and terminal_width(line.replace(p, "").strip()) <= 2 for p in whole)
+    ]
+
+
+def _split_tiles(lines: list[str]) -> list[str]:
+    """The lines that end on a tile's number ("4)"), its tile on the next line."""
+    return [line for line in lines if re.search(r"(^|\s)\d\)$", line.rstrip())]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_hand_keeps_each_tile_beside_its_number_at_any_width(code: str) -> None:
+    """At 50 columns the hand line broke between "4)" and "[3|0]": a player could not tell
+    which number went with which tile."""
+    from domeng.terminal.render import status
+
+    game = Game()
+    game.deal(random.Random(5))
+    seat = game.round.turn
+    assert seat is not None
+    names = ["Andi Mappasessu", "Besse", "Cicci", "Daeng", "Emba"]
+    previous = current()
+    set_language(code)
+    try:
+        for width in range(30, 81):
+            out = io.StringIO()
+            shown = status(game.view(seat), names, ["", *["expert:fast"] * 4])
+            Console(file=out, width=width, color_system=None).print(shown)
+            lines = out.getvalue().splitlines()
+            assert not _split_tiles(lines), (width, out.getvalue())
+            assert not _fits(lines, width), (width, out.getvalue())
+            hand = [line for line in lines if "1) [" in line]
+            assert len(hand) == 1, out.getvalue()  # printed with plain spaces
+    finally:
+        set_language(previous.code)

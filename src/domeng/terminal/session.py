@@ -29,6 +29,7 @@ from domeng.i18n import current
 
 from .render import (
     PERSON,
+    Wrapped,
     concerns,
     domino,
     end_choice,
@@ -36,6 +37,7 @@ from .render import (
     full_stop,
     glossary,
     hand_tiles,
+    numbered,
     round_header,
     round_summary,
     rules,
@@ -292,7 +294,8 @@ class PlaySession:
         self.console.print(text, soft_wrap=True)
 
     def _error(self, message: str) -> None:
-        self.console.print(Text(message, style="red"), soft_wrap=True)
+        # by words, a tile beside its number ("You may play: 1) [6|6]")
+        self.console.print(Wrapped(Text(message, style="red")), crop=False)
 
     # -- the person's move ---------------------------------------------------
 
@@ -367,7 +370,7 @@ class PlaySession:
         else:
             why = w("play.does_not_fit", tile=domino(t), left=v.ends[0], right=v.ends[1])
         playable = sorted({m.tile for m in v.legal_moves}, key=tiles.index)
-        listed = ", ".join(f"{tiles.index(p) + 1}) {domino(p)}" for p in playable)
+        listed = ", ".join(numbered(tiles.index(p) + 1, p) for p in playable)
         self._error(f"{why} " + w("play.you_may_play", tiles=listed))
 
     def _ask_end(self, v: SeatView, moves: Sequence[Move]) -> Move | None:
