@@ -8,13 +8,15 @@ import io
 import random
 import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 from rich.table import Table
 
 from domeng.engine import Game
-from domeng.i18n import LANGUAGES, Words, current, set_language
+from domeng.i18n import LANGUAGES, Words, current, set_language, words
+from domeng.i18n.catalog import catalog
 from domeng.terminal.render import final_standings
 from domeng.terminal.widths import cell_width, install, pad
 
@@ -193,3 +195,58 @@ def test_the_hand_keeps_each_tile_beside_its_number_at_any_width(code: str) -> N
             assert len(hand) == 1, out.getvalue()  # printed with plain spaces
     finally:
         set_language(previous.code)
+
+
+def _play(code: str, width: int, data: Path, answers: str) -> tuple[str, tuple[str, ...]]:
+    """``domeng play --seed 5`` in ``code`` at ``width`` columns, answered ``answers``:
+    what it printed, and the paths and commands it printed (kept whole)."""
+    from click.testing import CliRunner
+
+    from domeng.cli import main
+    from domeng.commands.invocation import command_line
+
+    env = {"COLUMNS": str(width), "DOMENG_DATA_DIR": str(data)}
+    args = ["--lang", code, "play", "--seed", "5"]
+    result = CliRunner().invoke(main, args, input=answers, env=env)
+    assert result.exit_code == 0, result.output
+    (path,) = (data / "games").glob("*.json")
+    whole = (str(path), command_line("play", "--seed", 5), command_line("play", "--resume", path))
+    return result.output, whole
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_sentences_of_a_game_are_wrapped_by_words(
+    code: str, width: int, tmp_path: Path
+) -> None:
+    """A sentence wider than the terminal (the help, an error, a play told) was printed
+    as one line, for the terminal to cut anywhere ("menun" / "jukkan"): each is put on
+    lines by words, at the terminal's width; a path or a command stays in one piece."""
+    # Seed 5: the hand is [6|3] [5|3] [3|3] [3|0] [1|0], 1 and 5 playable. The help, a
+    # number with no tile, a word, a tile that does not fit (an error that lists the
+    # playable tiles with their numbers), then quit.
+    out, whole = _play(code, width, tmp_path, "h\n9\nxx\n2\nq\n")
+    lines = out.splitlines()
+    assert not _fits(lines, width, whole), out
+    assert not _split_tiles(lines), out
+    w = words(code)
+    words_said = set(out.split())
+    for key in ("play.how_to", "play.rules_hint"):
+        assert set(w(key).split()) <= words_said, (key, out)
+    for piece in whole[1:]:  # each command on one line, ready to copy
+        assert any(piece in line for line in lines), (piece, out)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_terminal_s_sentence_has_no_line_breaks_of_its_own(code: str) -> None:
+    """The help said in the game (``play.how_to``) broke its lines near 80 columns, which
+    at 50 columns left every other line half empty and at 80 cut the Indonesian's: the
+    terminal wraps a sentence, only the texts of ``--help`` (click wraps them, a blank
+    line between paragraphs) have lines of their own."""
+    texts = catalog(code)["terminal"]
+    assert isinstance(texts, dict)
+    for key, text in texts.items():
+        forms = text.values() if isinstance(text, dict) else [text]
+        if key.endswith((".help", ".epilog")):
+            continue
+        assert all("\n" not in form for form in forms), key

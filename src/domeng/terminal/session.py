@@ -203,11 +203,9 @@ class PlaySession:
         self.after_round()  # what the last round left to say, if it was not said
         self.console.print()
         w = current()
-        self.console.print(
-            Text(why + w("play.saved_in", path=self.path), style="bold"), soft_wrap=True
-        )
+        self.say(Text(why + w("play.saved_in", path=self.path), style="bold"), str(self.path))
         again = command_line("play", "--resume", self.path)
-        self.console.print(Text(w("play.continue_with", command=again)), soft_wrap=True)
+        self.say(Text(w("play.continue_with", command=again)), again)
 
     def save(self) -> None:
         save_record(self.path, self.game, self.record_names, stand_ins=self.stand_ins)
@@ -227,8 +225,9 @@ class PlaySession:
         self.say(Text(w("play.last_round", until=self.until.words()), "bold"))
         self.console.print(final_standings(self.game, self.names, self.console.width))
         self.console.print()
-        self.say(Text(w("play.saved_in", path=self.path)))
-        self.say(Text(w("play.replay_with", command=command_line("replay", self.path))))
+        self.say(Text(w("play.saved_in", path=self.path)), str(self.path))
+        again = command_line("replay", self.path)
+        self.say(Text(w("play.replay_with", command=again)), again)
 
     def _play(self) -> None:
         game = self.game
@@ -290,12 +289,13 @@ class PlaySession:
             self.say(Text(f"  {text}", style="bold" if concerns(e, PERSON) else ""))
         return len(events)
 
-    def say(self, text: Text) -> None:
-        self.console.print(text, soft_wrap=True)
+    def say(self, text: Text, *whole: str) -> None:
+        """Print ``text`` wrapped by words at the terminal's width, each of ``whole`` (a
+        path, a command) kept on one line (:class:`~.render.Wrapped`)."""
+        self.console.print(Wrapped(text, whole), crop=False)
 
     def _error(self, message: str) -> None:
-        # by words, a tile beside its number ("You may play: 1) [6|6]")
-        self.console.print(Wrapped(Text(message, style="red")), crop=False)
+        self.say(Text(message, style="red"))
 
     # -- the person's move ---------------------------------------------------
 
