@@ -250,3 +250,55 @@ def test_a_terminal_s_sentence_has_no_line_breaks_of_its_own(code: str) -> None:
         if key.endswith((".help", ".epilog")):
             continue
         assert all("\n" not in form for form in forms), key
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder where "Andi Mappasessu" played one round (the computer levels'
+    profiles are on the leaderboard from the start)."""
+    from click.testing import CliRunner
+
+    from domeng.cli import main
+
+    data = tmp_path_factory.mktemp("data")
+    args = ["play", "--player", "Andi Mappasessu", "--seed", "3", "--until", "rounds=1"]
+    answers = "1\n2\n3\n4\n5\nl\n" * 40
+    result = CliRunner().invoke(main, args, input=answers, env={"DOMENG_DATA_DIR": str(data)})
+    assert result.exit_code == 0, result.output
+    return data
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_stats_tables_fit_with_every_word_whole(code: str, width: int, played: Path) -> None:
+    """At 50 columns rich narrowed the leaderboard's and the player's tables until it
+    cut their words ("Mast…", "play…", "rece…"): the columns that do not fit go to a table
+    of their own under the first, each row named again; at 80 the leaderboard is one
+    table, as before."""
+    from click.testing import CliRunner
+
+    from domeng.bots.levels import LADDER
+    from domeng.cli import main
+
+    w = words(code)
+    env = {"DOMENG_DATA_DIR": str(played), "COLUMNS": str(width)}
+    board = CliRunner().invoke(main, ["--lang", code, "stats"], env=env)
+    page = CliRunner().invoke(main, ["--lang", code, "stats", "Andi Mappasessu"], env=env)
+    for result in (board, page):
+        assert result.exit_code == 0, result.output
+        assert "…" not in result.output, result.output
+        assert not _fits(result.output.splitlines(), width), result.output
+    said = set(board.output.split())
+    for level in LADDER:
+        assert set(w(f"ladder.{level}").split()) <= said, (level, board.output)
+    labels = ["place", "name", "rating", "games", "stones_per_round", "camat_per_100"]
+    for label in labels:
+        assert set(w(f"stats.{label}").split()) <= said, (label, board.output)
+    said = set(page.output.split())
+    labels = ["when", "where", "rounds", "stones_per_round", "camat", "rating_after"]
+    labels += ["opponent", "together", "mine", "theirs"]
+    for label in labels:
+        assert set(w(f"stats.{label}", name="Andi Mappasessu").split()) <= said, label
+    if width == 80:  # room for the whole leaderboard in one table
+        master = w(f"ladder.{LADDER[-1]}")
+        assert sum(master in line for line in board.output.splitlines()) == 1, board.output
