@@ -302,3 +302,41 @@ def test_the_stats_tables_fit_with_every_word_whole(code: str, width: int, playe
     if width == 80:  # room for the whole leaderboard in one table
         master = w(f"ladder.{LADDER[-1]}")
         assert sum(master in line for line in board.output.splitlines()) == 1, board.output
+
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "02-ceki.json"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_replay_and_review_tell_a_terminal_by_words(
+    code: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``domeng replay`` and ``domeng review`` printed each sentence (a reason of the
+    coach, a play told) on one line, for the terminal to cut anywhere: on a terminal they
+    are put on lines by words, at its width; a row of a table laid out by hand and a
+    line of tiles (no space to break at) are left as they were; into a pipe or a file
+    every line stays whole, as before."""
+    from click.testing import CliRunner
+
+    from domeng.cli import main
+    from domeng.commands import output
+
+    for args in (["replay", str(EXAMPLE)], ["review", str(EXAMPLE), "--level", "expert:fast"]):
+        piped = CliRunner().invoke(main, ["--lang", code, *args])
+        assert piped.exit_code == 0, piped.output
+        monkeypatch.setattr(output, "terminal_width", lambda: width)
+        shown = CliRunner().invoke(main, ["--lang", code, *args])
+        monkeypatch.undo()
+        assert shown.exit_code == 0, shown.output
+        lines = shown.output.splitlines()
+        # left whole: a row of a table laid out by hand, and a line of tiles (one word)
+        wide = [
+            line
+            for line in _fits(lines, width)
+            if not output._TABLE_ROW.search(line.strip()) and " " in line.strip()
+        ]
+        assert not wide, shown.output
+        assert shown.output.split() == piped.output.split()  # the same words, none cut
+        # a pipe still gets each sentence on a line of its own
+        assert any(terminal_width(line) > 80 for line in piped.output.splitlines()), args
