@@ -289,8 +289,8 @@ def test_the_stats_tables_fit_with_every_word_whole(code: str, width: int, playe
         assert "…" not in result.output, result.output
         assert not _fits(result.output.splitlines(), width), result.output
     said = set(board.output.split())
-    for level in LADDER:
-        assert set(w(f"ladder.{level}").split()) <= said, (level, board.output)
+    for level in LADDER:  # each on one line: the rows' cells have room before the headings
+        assert w(f"ladder.{level}") in board.output, (level, board.output)
     labels = ["place", "name", "rating", "games", "stones_per_round", "camat_per_100"]
     for label in labels:
         assert set(w(f"stats.{label}").split()) <= said, (label, board.output)

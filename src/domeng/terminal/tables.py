@@ -89,6 +89,7 @@ def fitted(
     cells = [[row[k] for row in rows] for k in range(len(columns))]
     least = [_least(c, cells[k]) for k, c in enumerate(columns)]
     most = [_most(c, cells[k]) for k, c in enumerate(columns)]
+    body = [max([least[k], *(cell_width(cell) for cell in cells[k])]) for k in range(len(columns))]
 
     def room(chosen: Sequence[int]) -> int:
         # a column's padding (1 either side) and border (1), and the last border
@@ -107,16 +108,18 @@ def fitted(
         widths: list[int | None] = [None] * len(chosen)  # rich's own, when all fit
         spare = width - room(chosen)
         if sum(most[k] - least[k] for k in chosen) > spare:
-            # each column as narrow as its longest word, then the room left shared out:
+            # each column as narrow as its longest word, then the room left shared out,
+            # first for the rows' cells (a name on one line), then for the headings:
             # no column more than an even share of it, so that what a column does not
-            # need (a name on one line) goes to those that want more (the headings)
+            # need goes to those that want more
             widths = [least[k] for k in chosen]
-            wants = sorted(range(len(chosen)), key=lambda i: most[chosen[i]] - least[chosen[i]])
-            for n, i in enumerate(wants):
-                share = max(0, spare) // (len(wants) - n)
-                more = min(most[chosen[i]] - least[chosen[i]], share)
-                widths[i] = least[chosen[i]] + more
-                spare -= more
+            for goal in (body, most):
+                wants = [max(0, goal[k] - (widths[i] or 0)) for i, k in enumerate(chosen)]
+                order = sorted(range(len(chosen)), key=lambda i: wants[i])
+                for n, i in enumerate(order):
+                    more = min(wants[i], max(0, spare) // (len(order) - n))
+                    widths[i] = (widths[i] or 0) + more
+                    spare -= more
         table = Table(title=title if not tables else None, title_justify="left", **options)
         for k, fixed in zip(chosen, widths, strict=True):
             c = columns[k]
