@@ -23,6 +23,7 @@ from domeng.engine.standings import standings
 from domeng.engine.tiles import FULL_SET, mask_of, tiles_of
 from domeng.terminal import PlaySession, Seat, new_seats
 from domeng.terminal.render import line_text, round_summary, your_tiles
+from domeng.terminal.widths import NO_BREAK
 
 # At every tile question one of 1-5 is playable; "l" answers an end question.
 CYCLE = "1\n2\n3\n4\n5\nl\n"
@@ -182,7 +183,8 @@ def test_resume_continues_the_same_game(data_dir: Path) -> None:
     again = play("--resume", str(path))
     assert again.exit_code == 0, again.output
     assert f"Resuming round {r.number} after {len(r.plays)} plays" in again.output
-    assert your_tiles(before.view(0)).plain in again.output
+    # printed with plain spaces (a no-break space joins a tile to its number)
+    assert your_tiles(before.view(0)).plain.replace(NO_BREAK, " ").rstrip() in again.output
     assert path.read_text() == text_before
     after, _ = load_record(path)
     assert after.round.number == r.number
@@ -472,7 +474,9 @@ def test_until_rounds_1_plays_one_round_and_shows_the_final_standings(data_dir: 
     # Seed 7: three players end round 1 with 2 stones, all from the table: a shared win.
     assert [row[0] for row in _final_rows(out)] == ["1", "1", "1", "4", "5"]
     assert "You, Besse and Daeng share the win: no CAMAT titles, 2 STONES and 2" in out
-    assert f"Replay it with: {command_line('replay', the_game(data_dir))}" in out
+    # the command on one line: beside the words, or under them when it does not fit there
+    again = command_line("replay", the_game(data_dir))
+    assert f"Replay it with: {again}\n" in out or f"Replay it with:\n{again}\n" in out
     assert "Traceback" not in out
 
 
@@ -642,8 +646,11 @@ def test_the_printed_commands_work_from_where_the_user_is(tmp_path: Path) -> Non
             timeout=120,
         )
         assert first.returncode == 0, first.stderr
-        line = next(s for s in first.stdout.splitlines() if s.startswith("Continue it with: "))
-        command = shlex.split(line.removeprefix("Continue it with: "))
+        lines = first.stdout.splitlines()
+        k = next(k for k, s in enumerate(lines) if s.startswith("Continue it with:"))
+        # on one line: beside the words, or under them when it does not fit there
+        line = lines[k].removeprefix("Continue it with:").strip() or lines[k + 1]
+        command = shlex.split(line)
         assert command[: len(start)] == [os.path.abspath(start[0]), *start[1:]], line
         again = subprocess.run(
             command, input="q\n", capture_output=True, text=True, env=env, timeout=120

@@ -5,14 +5,18 @@ and tmux draw it; a combining mark of category Mn takes none)."""
 from __future__ import annotations
 
 import io
+import random
+import re
 import unicodedata
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 from rich.table import Table
 
 from domeng.engine import Game
-from domeng.i18n import LANGUAGES, Words, current, set_language
+from domeng.i18n import LANGUAGES, Words, current, set_language, words
+from domeng.i18n.catalog import catalog
 from domeng.terminal.render import final_standings
 from domeng.terminal.widths import cell_width, install, pad
 
@@ -143,3 +147,196 @@ def test_the_sim_s_table_lines_up_in_hindi() -> None:
     rows = [line.rstrip() for line in result.output.splitlines() if line[:1] in "┏┃┡│└"]
     assert len(rows) > 20
     assert len({terminal_width(row) for row in rows}) == 1, result.output
+
+
+# -- a narrow terminal: the hand, the sentences, the stats ------------------------------
+
+WIDTHS = (50, 80)
+
+
+def _fits(lines: list[str], width: int, whole: tuple[str, ...] = ()) -> list[str]:
+    """The lines wider than ``width`` columns, but for one that holds a path or a command
+    of ``whole`` and little else (left unbroken on a line of its own, for the terminal)."""
+    return [
+        line
+        for line in lines
+        if terminal_width(line.rstrip()) > width
+        and not any(p in line and terminal_width(line.replace(p, "").strip()) <= 2 for p in whole)
+    ]
+
+
+def _split_tiles(lines: list[str]) -> list[str]:
+    """The lines that end on a tile's number ("4)"), its tile on the next line."""
+    return [line for line in lines if re.search(r"(^|\s)\d\)$", line.rstrip())]
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_hand_keeps_each_tile_beside_its_number_at_any_width(code: str) -> None:
+    """At 50 columns the hand line broke between "4)" and "[3|0]": a player could not tell
+    which number went with which tile."""
+    from domeng.terminal.render import status
+
+    game = Game()
+    game.deal(random.Random(5))
+    seat = game.round.turn
+    assert seat is not None
+    names = ["Andi Mappasessu", "Besse", "Cicci", "Daeng", "Emba"]
+    previous = current()
+    set_language(code)
+    try:
+        for width in range(30, 81):
+            out = io.StringIO()
+            shown = status(game.view(seat), names, ["", *["expert:fast"] * 4])
+            Console(file=out, width=width, color_system=None).print(shown)
+            lines = out.getvalue().splitlines()
+            assert not _split_tiles(lines), (width, out.getvalue())
+            assert not _fits(lines, width), (width, out.getvalue())
+            hand = [line for line in lines if "1) [" in line]
+            assert len(hand) == 1, out.getvalue()  # printed with plain spaces
+    finally:
+        set_language(previous.code)
+
+
+def _play(code: str, width: int, data: Path, answers: str) -> tuple[str, tuple[str, ...]]:
+    """``domeng play --seed 5`` in ``code`` at ``width`` columns, answered ``answers``:
+    what it printed, and the paths and commands it printed (kept whole)."""
+    from click.testing import CliRunner
+
+    from domeng.cli import main
+    from domeng.commands.invocation import command_line
+
+    env = {"COLUMNS": str(width), "DOMENG_DATA_DIR": str(data)}
+    args = ["--lang", code, "play", "--seed", "5"]
+    result = CliRunner().invoke(main, args, input=answers, env=env)
+    assert result.exit_code == 0, result.output
+    (path,) = (data / "games").glob("*.json")
+    whole = (str(path), command_line("play", "--seed", 5), command_line("play", "--resume", path))
+    return result.output, whole
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_sentences_of_a_game_are_wrapped_by_words(
+    code: str, width: int, tmp_path: Path
+) -> None:
+    """A sentence wider than the terminal (the help, an error, a play told) was printed
+    as one line, for the terminal to cut anywhere ("menun" / "jukkan"): each is put on
+    lines by words, at the terminal's width; a path or a command stays in one piece."""
+    # Seed 5: the hand is [6|3] [5|3] [3|3] [3|0] [1|0], 1 and 5 playable. The help, a
+    # number with no tile, a word, a tile that does not fit (an error that lists the
+    # playable tiles with their numbers), then quit.
+    out, whole = _play(code, width, tmp_path, "h\n9\nxx\n2\nq\n")
+    lines = out.splitlines()
+    assert not _fits(lines, width, whole), out
+    assert not _split_tiles(lines), out
+    w = words(code)
+    words_said = set(out.split())
+    for key in ("play.how_to", "play.rules_hint"):
+        assert set(w(key).split()) <= words_said, (key, out)
+    for piece in whole[1:]:  # each command on one line, ready to copy
+        assert any(piece in line for line in lines), (piece, out)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_terminal_s_sentence_has_no_line_breaks_of_its_own(code: str) -> None:
+    """The help said in the game (``play.how_to``) broke its lines near 80 columns, which
+    at 50 columns left every other line half empty and at 80 cut the Indonesian's: the
+    terminal wraps a sentence, only the texts of ``--help`` (click wraps them, a blank
+    line between paragraphs) have lines of their own."""
+    texts = catalog(code)["terminal"]
+    assert isinstance(texts, dict)
+    for key, text in texts.items():
+        forms = text.values() if isinstance(text, dict) else [text]
+        if key.endswith((".help", ".epilog")):
+            continue
+        assert all("\n" not in form for form in forms), key
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder where "Andi Mappasessu" played one round (the computer levels'
+    profiles are on the leaderboard from the start)."""
+    from click.testing import CliRunner
+
+    from domeng.cli import main
+
+    data = tmp_path_factory.mktemp("data")
+    args = ["play", "--player", "Andi Mappasessu", "--seed", "3", "--until", "rounds=1"]
+    answers = "1\n2\n3\n4\n5\nl\n" * 40
+    result = CliRunner().invoke(main, args, input=answers, env={"DOMENG_DATA_DIR": str(data)})
+    assert result.exit_code == 0, result.output
+    return data
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_stats_tables_fit_with_every_word_whole(code: str, width: int, played: Path) -> None:
+    """At 50 columns rich narrowed the leaderboard's and the player's tables until it
+    cut their words ("Mast…", "play…", "rece…"): the columns that do not fit go to a table
+    of their own under the first, each row named again; at 80 the leaderboard is one
+    table, as before."""
+    from click.testing import CliRunner
+
+    from domeng.bots.levels import LADDER
+    from domeng.cli import main
+
+    w = words(code)
+    env = {"DOMENG_DATA_DIR": str(played), "COLUMNS": str(width)}
+    board = CliRunner().invoke(main, ["--lang", code, "stats"], env=env)
+    page = CliRunner().invoke(main, ["--lang", code, "stats", "Andi Mappasessu"], env=env)
+    for result in (board, page):
+        assert result.exit_code == 0, result.output
+        assert "…" not in result.output, result.output
+        assert not _fits(result.output.splitlines(), width), result.output
+    said = set(board.output.split())
+    for level in LADDER:  # each on one line: the rows' cells have room before the headings
+        assert w(f"ladder.{level}") in board.output, (level, board.output)
+    labels = ["place", "name", "rating", "games", "stones_per_round", "camat_per_100"]
+    for label in labels:
+        assert set(w(f"stats.{label}").split()) <= said, (label, board.output)
+    said = set(page.output.split())
+    labels = ["when", "where", "rounds", "stones_per_round", "camat", "rating_after"]
+    labels += ["opponent", "together", "mine", "theirs"]
+    for label in labels:
+        assert set(w(f"stats.{label}", name="Andi Mappasessu").split()) <= said, label
+    if width == 80:  # room for the whole leaderboard in one table
+        master = w(f"ladder.{LADDER[-1]}")
+        assert sum(master in line for line in board.output.splitlines()) == 1, board.output
+
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "02-ceki.json"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_replay_and_review_tell_a_terminal_by_words(
+    code: str, width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``domeng replay`` and ``domeng review`` printed each sentence (a reason of the
+    coach, a play told) on one line, for the terminal to cut anywhere: on a terminal they
+    are put on lines by words, at its width; a row of a table laid out by hand and a
+    line of tiles (no space to break at) are left as they were; into a pipe or a file
+    every line stays whole, as before."""
+    from click.testing import CliRunner
+
+    from domeng.cli import main
+    from domeng.commands import output
+
+    for args in (["replay", str(EXAMPLE)], ["review", str(EXAMPLE), "--level", "expert:fast"]):
+        piped = CliRunner().invoke(main, ["--lang", code, *args])
+        assert piped.exit_code == 0, piped.output
+        monkeypatch.setattr(output, "terminal_width", lambda: width)
+        shown = CliRunner().invoke(main, ["--lang", code, *args])
+        monkeypatch.undo()
+        assert shown.exit_code == 0, shown.output
+        lines = shown.output.splitlines()
+        # left whole: a row of a table laid out by hand, and a line of tiles (one word)
+        wide = [
+            line
+            for line in _fits(lines, width)
+            if not output._TABLE_ROW.search(line.strip()) and " " in line.strip()
+        ]
+        assert not wide, shown.output
+        assert shown.output.split() == piped.output.split()  # the same words, none cut
+        # a pipe still gets each sentence on a line of its own
+        assert any(terminal_width(line) > 80 for line in piped.output.splitlines()), args

@@ -28,7 +28,7 @@ from domeng.i18n import current
 from domeng.i18n.errors import say_error
 from domeng.paths import games_dir
 from domeng.terminal import PlaySession, Until, new_seats, resumed_seats
-from domeng.terminal.render import level_label, level_words
+from domeng.terminal.render import Wrapped, level_label, level_words
 
 _SEED_IN_NAME = re.compile(r"-(-?\d+)\.json$")
 
@@ -189,8 +189,8 @@ def command(
                 style="yellow",
             )
         path = resume
-        console.print(Text(w("play.resuming", path=path), style="bold"), soft_wrap=True)
-        console.print(Text(w("play.seed_resumed", seed=seed)), soft_wrap=True)
+        _say(console, Text(w("play.resuming", path=path), style="bold"), str(path))
+        _say(console, Text(w("play.seed_resumed", seed=seed)))
     else:
         if seed is None:
             seed = random.SystemRandom().randrange(1, 1_000_000)
@@ -204,7 +204,7 @@ def command(
             Text(w("play.welcome", name=name, level=level_label(opponents)), style="bold")
         )
         again = command_line("play", "--seed", seed)
-        console.print(Text(w("play.seed", seed=seed, command=again)), soft_wrap=True)
+        _say(console, Text(w("play.seed", seed=seed, command=again)), again)
         console.print(
             Text(
                 w(
@@ -214,7 +214,7 @@ def command(
                 )
             )
         )
-        console.print(Text(w("play.saved_as_it_goes", path=path)), soft_wrap=True)
+        _say(console, Text(w("play.saved_as_it_goes", path=path)), str(path))
     if until is not None:
         console.print(Text(w("play.ends_when", until=until.words(), option=f"--until {until}")))
     console.print(Text(w("play.h_q"), style="dim"))
@@ -232,6 +232,12 @@ def command(
     session.run()
 
 
+def _say(console: Console, text: Text, *whole: str) -> None:
+    """Print ``text`` wrapped by words at the terminal's width, each of ``whole`` (a path,
+    a command to type) on one line (:class:`domeng.terminal.render.Wrapped`)."""
+    console.print(Wrapped(text, whole), crop=False)
+
+
 def _profiled(player: str | None, console: Console) -> Any:
     """The session for ``--player`` (its profile found or made first), or None."""
     if player is None:
@@ -244,7 +250,7 @@ def _profiled(player: str | None, console: Console) -> Any:
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="'--player'") from None
     if said:
-        console.print(Text(said), soft_wrap=True)
+        _say(console, Text(said))
     return functools.partial(
         ProfiledSession, player=player, database=database(), pending=pending_dir()
     )

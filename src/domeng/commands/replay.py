@@ -333,4 +333,4 @@ def command(record: Path, as_json: bool) -> None:
     except Exception as exc:  # never a traceback, even for a bug
         fail("replay", current()("replay.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
-    echo_all(text)
+    echo_all(text, wrap=not as_json)  # a terminal shows the sentences by words

@@ -239,4 +239,4 @@ def command(record: Path, seat: int, level: str, as_json: bool) -> None:
     except Exception as exc:  # never a traceback, even for a bug
         fail("review", current()("review.internal_error", why=f"{type(exc).__name__}: {exc}"), 1)
         return
-    echo_all(text)
+    echo_all(text, wrap=not as_json)  # a terminal shows the sentences by words

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from domeng.i18n import current
 from domeng.terminal.render import level_words
+from domeng.terminal.tables import Column, fitted
 
 
 def _n(x: object) -> str:
@@ -65,30 +66,47 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
     figures.add_row(w("stats.passebunge_per_round"), _n(f["passebunge_per_round"]))
     out.print(figures)
     if doc["recent"]:
-        recent = Table(title=w("stats.recent"), title_justify="left")
-        for label in ("when", "where", "rounds", "stones_per_round", "camat", "rating_after"):
-            recent.add_column(
+        columns = [
+            Column(
                 w(f"stats.{label}"),
-                justify="left" if label in ("when", "where") else "right",
+                "left" if label in ("when", "where") else "right",
                 no_wrap=label == "rating_after",  # "26,6 ± 16,3" on one line
             )
-        for g in doc["recent"]:
-            recent.add_row(
-                _when(g["last"]), w(f"stats.source.{g['source']}"), _n(g["rounds"]),
-                _n(g["stones_per_round"]), _n(g["camat"]), _rating(g["rating"], g["uncertainty"]),
-            )  # fmt: skip
-        out.print(recent)
+            for label in ("when", "where", "rounds", "stones_per_round", "camat", "rating_after")
+        ]
+        rows = [
+            [
+                _when(g["last"]),
+                w(f"stats.source.{g['source']}"),
+                _n(g["rounds"]),
+                _n(g["stones_per_round"]),
+                _n(g["camat"]),
+                _rating(g["rating"], g["uncertainty"]),
+            ]
+            for g in doc["recent"]
+        ]
+        _print(out, fitted(columns, rows, out.width, title=w("stats.recent")))
     if doc["head_to_head"]:
-        heads = Table(title=w("stats.heads"), title_justify="left")
-        heads.add_column(w("stats.opponent"))
-        for label in ("together", "mine", "theirs"):
-            heads.add_column(w(f"stats.{label}", name=p["name"]), justify="right")
-        for h in doc["head_to_head"]:
-            heads.add_row(
-                h["opponent"]["name"], _n(h["rounds"]), _n(h["stones_per_round"]),
+        columns = [Column(w("stats.opponent"))] + [
+            Column(w(f"stats.{label}", name=p["name"]), "right")
+            for label in ("together", "mine", "theirs")
+        ]
+        rows = [
+            [
+                h["opponent"]["name"],
+                _n(h["rounds"]),
+                _n(h["stones_per_round"]),
                 _n(h["opponent_stones_per_round"]),
-            )  # fmt: skip
-        out.print(heads)
+            ]
+            for h in doc["head_to_head"]
+        ]
+        _print(out, fitted(columns, rows, out.width, title=w("stats.heads")))
+
+
+def _print(out: Console, tables: list[Table]) -> None:
+    """A table, or the tables it was split into to fit the terminal (:func:`fitted`)."""
+    for table in tables:
+        out.print(table)
 
 
 def _level_named(name: str) -> str:
@@ -112,23 +130,27 @@ def _board(out: Console, rows: list[dict[str, Any]], n: int) -> None:
     if not rows:
         out.print(w.count("stats.empty", n))
         return
-    board = Table(title=w.count("stats.board", n), title_justify="left")
-    for label in ("place", "name", "rating", "games", "stones_per_round", "camat_per_100"):
-        board.add_column(
+    columns = [
+        Column(
             w(f"stats.{label}"),
-            justify="left" if label == "name" else "right",
+            "left" if label == "name" else "right",
             no_wrap=label == "rating",
         )
+        for label in ("place", "name", "rating", "games", "stones_per_round", "camat_per_100")
+    ]
+    board: list[list[str]] = []
     for r in rows:
         f = r["figures"]
         # a computer level by the ladder's name for players ("Club player"), as the
         # browser's table names it: with the technical name too, a column of 80 cut it
         name = level_words(r["name"]) if r["kind"] == "computer" else r["name"]
-        board.add_row(
+        board.append([
             str(r["place"]), name, _rating(r["rating"], r["uncertainty"]), _n(f["games"]),
             _n(f["stones_per_round"]), _n(f["camat_per_100_rounds"]),
-        )  # fmt: skip
-    out.print(board)
+        ])  # fmt: skip
+    # in a narrow terminal, the figures that do not fit beside the place and the name go
+    # under them, in a table of their own ("Mast…" cut otherwise, 50 columns)
+    _print(out, fitted(columns, board, out.width, keys=2, title=w.count("stats.board", n)))
     # why levels with fewer games than the title's are on it (as the browser's page says)
     out.print(w("players.leaderboard_levels"))
 

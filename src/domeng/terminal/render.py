@@ -7,9 +7,12 @@ Every text is in the terminal's language (:func:`domeng.i18n.current`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
-from rich.console import Group, RenderableType
+from rich._wrap import divide_line  # its words: widths.install() keeps NO_BREAK in one
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -40,11 +43,12 @@ from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
 from domeng.i18n import Words, current
 from domeng.i18n.catalog import catalog
 
-from .widths import cell_width, install, pad
+from .widths import NO_BREAK, cell_width, install, pad
 
 install()  # rich measures Devanagari's vowel signs as terminals draw them
 
 __all__ = [
+    "Wrapped",
     "bare_name",
     "concerns",
     "domino",
@@ -56,6 +60,7 @@ __all__ = [
     "level_label",
     "level_words",
     "line_text",
+    "numbered",
     "pad",
     "person_seat",
     "round_header",
@@ -68,6 +73,51 @@ __all__ = [
     "status",
     "your_tiles",
 ]
+
+
+class Wrapped:
+    """A text put on lines by words at the terminal's width: a terminal left to break a
+    long line cut its words anywhere ("menun" / "jukkan"). Each of ``whole`` (a path, a
+    command to type again) stays on one line, on the next one when it does not fit the
+    rest of this one; one wider than the terminal is left alone on its line, for the
+    terminal to break (copied, it is one line again). Words joined by a no-break space
+    (:func:`numbered`) stay together; it is printed as a plain space. A line's indent
+    (an event under the table) is kept on the lines it goes on to.
+
+    >>> from io import StringIO
+    >>> out = StringIO()
+    >>> said = Wrapped(Text("Continue it with: domeng play --resume game.json"),
+    ...                whole=["domeng play --resume game.json"])
+    >>> Console(file=out, width=24).print(said, crop=False)
+    >>> print(out.getvalue(), end="")
+    Continue it with:
+    domeng play --resume game.json
+    """
+
+    def __init__(self, text: Text, whole: Sequence[str] = ()) -> None:
+        plain = text.plain
+        for piece in whole:
+            start = plain.find(piece) if piece else -1
+            while start >= 0:
+                end = start + len(piece)
+                plain = plain[:start] + piece.replace(" ", NO_BREAK) + plain[end:]
+                start = plain.find(piece, end)
+        self.text = Text(plain, style=text.style, spans=list(text.spans), end="")
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
+        for paragraph in self.text.split("\n", allow_blank=True):
+            indent = len(paragraph.plain) - len(paragraph.plain.lstrip(" "))
+            width = max(1, options.max_width - indent)
+            body = paragraph[indent:]
+            for line in body.divide(divide_line(body.plain, width, fold=False)):
+                line.rstrip()
+                shown = Text(line.plain.replace(NO_BREAK, " "), style=line.style, spans=line.spans)
+                yield Segment(" " * indent)
+                yield from shown.render(console)
+                yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
 
 
 def domino(t: Tile) -> str:
@@ -141,19 +191,26 @@ def round_header(r: Round, names: Sequence[str]) -> Text:
     return text
 
 
+def numbered(k: int, t: Tile) -> str:
+    """A tile after the number to type for it, on one line whatever the width (a
+    no-break space between them): ``1) [6|3]``."""
+    return f"{k}){NO_BREAK}{domino(t)}"
+
+
 def your_tiles(v: SeatView) -> Text:
-    """The seat's tiles, numbered from 1; those it may play marked (``*``) when in turn."""
+    """The seat's tiles, numbered from 1; those it may play marked (``*``) when in turn.
+    A narrow terminal puts the tiles on several lines, each tile beside its number."""
     playable = {m.tile for m in v.legal_moves}
     text = Text()
     for k, t in enumerate(hand_tiles(v.hand), start=1):
         if k > 1:
             text.append("   ")
         if t in playable:
-            text.append(f"{k}) {domino(t)}*", style="bold green")
+            text.append(f"{numbered(k, t)}*", style="bold green")
         elif playable:
-            text.append(f"{k}) {domino(t)} ", style="dim")
+            text.append(f"{numbered(k, t)} ", style="dim")
         else:
-            text.append(f"{k}) {domino(t)} ")
+            text.append(f"{numbered(k, t)} ")
     return text
 
 
@@ -190,7 +247,7 @@ def status(v: SeatView, names: Sequence[str], kinds: Sequence[str]) -> Renderabl
         parts.append(Text(w("play.ends", left=v.ends[0], right=v.ends[1])))
     tiles = Text(w("play.your_tiles") + " ", style="bold")
     tiles.append_text(your_tiles(v))
-    parts.append(tiles)
+    parts.append(Wrapped(tiles))  # a tile never on another line than its number
     if v.legal_moves:
         parts.append(Text(w("play.star"), style="dim"))
     return Group(*parts)

@@ -29,6 +29,7 @@ from domeng.i18n import current
 
 from .render import (
     PERSON,
+    Wrapped,
     concerns,
     domino,
     end_choice,
@@ -36,6 +37,7 @@ from .render import (
     full_stop,
     glossary,
     hand_tiles,
+    numbered,
     round_header,
     round_summary,
     rules,
@@ -201,11 +203,9 @@ class PlaySession:
         self.after_round()  # what the last round left to say, if it was not said
         self.console.print()
         w = current()
-        self.console.print(
-            Text(why + w("play.saved_in", path=self.path), style="bold"), soft_wrap=True
-        )
+        self.say(Text(why + w("play.saved_in", path=self.path), style="bold"), str(self.path))
         again = command_line("play", "--resume", self.path)
-        self.console.print(Text(w("play.continue_with", command=again)), soft_wrap=True)
+        self.say(Text(w("play.continue_with", command=again)), again)
 
     def save(self) -> None:
         save_record(self.path, self.game, self.record_names, stand_ins=self.stand_ins)
@@ -225,8 +225,9 @@ class PlaySession:
         self.say(Text(w("play.last_round", until=self.until.words()), "bold"))
         self.console.print(final_standings(self.game, self.names, self.console.width))
         self.console.print()
-        self.say(Text(w("play.saved_in", path=self.path)))
-        self.say(Text(w("play.replay_with", command=command_line("replay", self.path))))
+        self.say(Text(w("play.saved_in", path=self.path)), str(self.path))
+        again = command_line("replay", self.path)
+        self.say(Text(w("play.replay_with", command=again)), again)
 
     def _play(self) -> None:
         game = self.game
@@ -288,11 +289,13 @@ class PlaySession:
             self.say(Text(f"  {text}", style="bold" if concerns(e, PERSON) else ""))
         return len(events)
 
-    def say(self, text: Text) -> None:
-        self.console.print(text, soft_wrap=True)
+    def say(self, text: Text, *whole: str) -> None:
+        """Print ``text`` wrapped by words at the terminal's width, each of ``whole`` (a
+        path, a command) kept on one line (:class:`~.render.Wrapped`)."""
+        self.console.print(Wrapped(text, whole), crop=False)
 
     def _error(self, message: str) -> None:
-        self.console.print(Text(message, style="red"), soft_wrap=True)
+        self.say(Text(message, style="red"))
 
     # -- the person's move ---------------------------------------------------
 
@@ -367,7 +370,7 @@ class PlaySession:
         else:
             why = w("play.does_not_fit", tile=domino(t), left=v.ends[0], right=v.ends[1])
         playable = sorted({m.tile for m in v.legal_moves}, key=tiles.index)
-        listed = ", ".join(f"{tiles.index(p) + 1}) {domino(p)}" for p in playable)
+        listed = ", ".join(numbered(tiles.index(p) + 1, p) for p in playable)
         self._error(f"{why} " + w("play.you_may_play", tiles=listed))
 
     def _ask_end(self, v: SeatView, moves: Sequence[Move]) -> Move | None:

@@ -13,18 +13,37 @@ combining mark of category Mn, such as ``ं``; two for a wide East Asian charac
 (4, 6, 2, 5)
 >>> pad("राउंड", 6) + "|", pad("7", 3, right=True) + "|"
 ('राउंड  |', '  7|')
+
+``rich`` also broke a line at a no-break space (U+00A0), which Unicode's line breaking
+forbids (rich's issue 4196): :func:`install` makes it keep what :data:`NO_BREAK` joins on
+one line, as a tile and the number to type for it (``1)`` and ``[6|3]``).
+
+>>> from rich.console import Console
+>>> from rich.text import Text
+>>> hand = Text(f"Hand: 1){NO_BREAK}[6|3]   2){NO_BREAK}[5|3]")
+>>> [line.plain.rstrip().replace(NO_BREAK, "~") for line in hand.wrap(Console(), 12)]
+['Hand:', '1)~[6|3]', '2)~[5|3]']
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
+import rich._wrap
 import rich.cells
 import rich.segment
 
-__all__ = ["cell_width", "install", "pad"]
+__all__ = ["NO_BREAK", "cell_width", "install", "pad"]
+
+NO_BREAK = "\u00a0"
+"""The no-break space: two words joined by it are never put on two lines."""
+
+_WORD = re.compile(rf"[^\S{NO_BREAK}]*[\S{NO_BREAK}]+[^\S{NO_BREAK}]*")
+"""A word as rich's wrapping takes it (``\\s*\\S+\\s*``, its spaces after it), a
+no-break space counted as part of the word rather than a place to break."""
 
 _original: Callable[..., int] = rich.cells.get_character_cell_size
 
@@ -38,8 +57,10 @@ def _cell_size(character: str, unicode_version: str = "auto") -> int:
 
 
 def install() -> None:
-    """Make ``rich`` (its tables, padding and cropping) measure with :func:`_cell_size`.
-    Idempotent."""
+    """Make ``rich`` (its tables, padding and cropping) measure with :func:`_cell_size`,
+    and wrap lines at spaces other than :data:`NO_BREAK`. Idempotent."""
+    # rich's wrapping reads its pattern of a word when it wraps; mypy sees no such name
+    setattr(rich._wrap, "re_word", _WORD)  # noqa: B010
     if rich.cells.get_character_cell_size is _cell_size:
         return
     rich.cells.get_character_cell_size = _cell_size
