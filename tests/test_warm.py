@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -102,6 +103,14 @@ def _wait_for(check: Callable[[], bool], timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+def _answers(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
 def _status(pid: int) -> dict[str, str]:
     with open(f"/proc/{pid}/status") as f:
         return dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
@@ -140,6 +149,9 @@ def test_a_service_holds_none_of_the_warm_python_s_descriptors_and_a_fresh_one_s
             started.append(p)
             said = f"127.0.0.1:{port}"
             _wait_for(lambda: said in log_path.read_text())  # noqa: B023 (waited here)
+            # The address is said before uvicorn takes the signals over: wait until it
+            # answers, so that both services' signals are compared once they are set
+            _wait_for(lambda: _answers(port))  # noqa: B023 (waited here)
         forked, fresh = started
         assert isinstance(forked, warm.Started) and isinstance(fresh, subprocess.Popen)
         zygote = forked._warm.process.pid
