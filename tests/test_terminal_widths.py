@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from domeng.engine import Game
+from domeng.engine.standings import standings
 from domeng.i18n import LANGUAGES, Words, current, set_language
 from domeng.terminal.render import final_standings
 from domeng.terminal.widths import cell_width, install, pad
@@ -136,6 +137,19 @@ def test_the_final_standings_are_one_table_whenever_it_fits(code: str) -> None:
         assert _tables(text) == (1 if needs <= width else 2), (width, needs, text)
         assert "…" not in text and text.count(title) == 1, (width, text)
         assert all(terminal_width(line.rstrip()) <= width for line in text.splitlines()), text
+
+
+def test_the_winners_rows_of_the_final_standings_are_bold() -> None:
+    game = _two_rounds()
+    names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True, color_system="standard")
+    console.print(final_standings(game, names, 120))
+    rows = [line for line in out.getvalue().splitlines() if any(n in line for n in names)]
+    ranks = {st.seat: st.rank for st in standings(game)}
+    for seat, name in enumerate(names):
+        (row,) = [line for line in rows[:5] if name in line]
+        assert ("\x1b[1m" in row) is (ranks[seat] == 1), (name, row)
 
 
 def test_the_final_standings_line_up_in_hindi() -> None:
