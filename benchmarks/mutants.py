@@ -1787,9 +1787,16 @@ MUTANTS = [
     Mutant(
         "F5",
         "src/domeng/terminal/render.py",
-        "name_width = max(cell_width(n) for n in names)",
-        "name_width = min(cell_width(n) for n in names)",
+        'name_width = max(cell_width(n) for n in [w("summary.player"), *names])',
+        'name_width = min(cell_width(n) for n in [w("summary.player"), *names])',
         "the names' column as wide as the shortest name",
+    ),
+    Mutant(
+        "F7",
+        "src/domeng/terminal/render.py",
+        'name_width = max(cell_width(n) for n in [w("summary.player"), *names])',
+        "name_width = max(cell_width(n) for n in names)",
+        "the names' column measured without its heading: 'Play…' at the one width it fits by",
     ),
     Mutant(
         "F6",
@@ -1813,13 +1820,6 @@ MUTANTS = [
         "a level found by its English name only",
     ),
     Mutant(
-        "Q3",
-        "src/domeng/commands/stats.py",
-        "                return level\n    return name",
-        "                return level\n    return wanted",
-        "a person's name looked up by its key",
-    ),
-    Mutant(
         "Q4",
         "src/domeng/commands/stats.py",
         'name = level_words(r["name"]) if r["kind"] == "computer" else r["name"]',
@@ -1832,6 +1832,8 @@ EQUIVALENT = {
     "O1": "a process's id is new at every start and a table it dropped writes nothing again "
     "(leases.Dropped): the owner alone fences as the epoch does",
     "C9": "the message model takes a text or a phrase, never both, so a text's phrase is None",
+    "P4": "a person's profile id is 'p-' and hex digits (history.recorder), never a level's "
+    "name: only a computer level's id is on the ladder",
 }
 """Survivors judged equivalent: no input the service accepts tells them apart."""
 
@@ -1841,6 +1843,7 @@ CLUB = ["server/test_club_rules.py", "server/test_storage_club_contract.py", "se
 TESTS = {
     "turnclock.py": ["server/test_server_turn_clock.py", "server/test_server_clock.py"],
     "tables.py": [
+        "server/test_server_hint_count.py",
         "server/test_server_hints.py",
         "server/test_server_turn_clock.py",
         "server/test_server_seating.py",
@@ -1941,7 +1944,7 @@ TESTS = {
         "server/test_server_clock.py",
         "server/test_server_seating.py",
     ],
-    "hinting.py": ["server/test_server_hints.py"],
+    "hinting.py": ["server/test_server_hint_count.py", "server/test_server_hints.py"],
     "src/domeng/commands/review.py": ["test_review_command.py"],
     "src/domeng/bots/review.py": ["test_review_command.py", "bots/test_one_judgement.py"],
     "reasons.py": ["bots/test_coach.py", "test_review_command.py"],
@@ -1951,6 +1954,7 @@ TESTS = {
         "test_stats_command.py",
     ],
     "render.py": [
+        "test_level_names.py",
         "test_terminal_widths.py",
         "test_doctests.py",
         "test_review_command.py",
