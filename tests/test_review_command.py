@@ -280,3 +280,138 @@ def test_the_losses_shown_agree_with_the_values_shown() -> None:
         assert split is not None, out
         assert float(split.group(2)) == float(total.group(1))
         assert float(split.group(2)) + float(split.group(3)) == pytest.approx(int(split.group(1)))
+
+
+def _reviewed_at(best: float, played: float, gap_error: float = 0.0, index: int = 0) -> Decision:
+    """A decision of the first example's seat 1 whose best move is valued ``best`` and
+    whose played move (another) ``played``, with the loss's standard error ``gap_error``,
+    judged once, its reason the close one (a difference in stones)."""
+    from dataclasses import replace
+
+    from domeng.bots.reasons import Why
+
+    d = next(d for d in _decisions(_records()[0], 1) if d.played.move != d.best.move)
+    b = replace(d.best, value=best)
+    p = replace(d.played, value=played, gap_error=gap_error)
+    judged = replace(d.judgement, moves=(b, p))
+    close = [Why("close", 0.0, stones=best - played)]
+    return replace(d, index=index, played=p, judgement=judged, reasons=close, again=None)
+
+
+def test_a_review_s_numbers_agree_as_shown_whatever_their_further_decimals() -> None:
+    """Each loss printed is the difference of the two values printed, a close reason's
+    STONES apart that loss, the total the sum of the losses printed and the decisions'
+    part of the stones received that total: for values of any third decimal, also those
+    whose own difference rounds the other way (-1.964 and -2.066 are 0.102 apart, shown
+    -1.96 and -2.07: a loss of 0.11)."""
+    import random
+    import re
+
+    from domeng.commands.review import tell_review
+
+    recorded = load_recorded_game(_records()[0])
+    received = stones_received(recorded, 1)
+    number = r"([+-]?\d+\.\d\d)"
+    rng = random.Random(5)
+    pairs = [(-1.964, -2.066)] + [
+        (b, round(b - rng.uniform(0.0, 0.2), 3))
+        for b in (round(rng.uniform(-3.0, 1.0), 3) for _ in range(200))
+    ]
+    for start in range(0, len(pairs), 3):
+        found = [_reviewed_at(b, p, index=k) for k, (b, p) in enumerate(pairs[start : start + 3])]
+        out = tell_review(recorded, 1, "expert:fast", found)
+        told = re.findall(rf"\({number}\); best .*? \({number}\); loss {number} STONES", out)
+        apart = re.findall(rf"close: {number} STONES apart", out)
+        assert len(told) == len(apart) == len(found), out
+        losses = [float(loss) for _, _, loss in told]
+        for (played, best, loss), stones in zip(told, apart, strict=True):
+            assert float(loss) == pytest.approx(float(best) - float(played), abs=1e-9), out
+            assert stones == loss, out
+        total = re.search(rf"Total: {number} STONES", out)
+        assert total is not None and float(total.group(1)) == pytest.approx(sum(losses)), out
+        split = re.search(rf"STONES received: {received}; .*? {number}, .*? {number}\.", out)
+        assert split is not None and split.group(1) == total.group(1), out
+        assert float(split.group(2)) == pytest.approx(received - float(total.group(1))), out
+
+
+def test_the_text_says_each_decision_s_mark_and_counts_them() -> None:
+    """A decision's line numbers its play from 1 and says its mark (a mistake, a blunder,
+    or a close call: a loss past the threshold within the coach's margin); the total counts
+    the mistakes and the blunders."""
+    from domeng.commands.review import tell_review
+
+    recorded = load_recorded_game(_records()[0])
+    marked = {
+        "mistake": (0.0, -0.5, 0.0),
+        "blunder": (0.0, -1.0, 0.0),
+        "close": (0.0, -0.3, 0.1),
+        None: (0.0, -0.1, 0.0),
+    }
+    kinds = ["blunder", "mistake", "close", "blunder", None]
+    found = [_reviewed_at(*marked[kind], index=k + 2) for k, kind in enumerate(kinds)]
+    assert [d.mark for d in found] == kinds
+    lines = tell_review(recorded, 1, "expert:fast", found).splitlines()
+    said = [line for line in lines if line.startswith("Round ")]
+    for d, line in zip(found, said, strict=True):
+        assert line.startswith(f"Round {d.round}, play {d.index + 1}: "), line
+        marks = {k for k in ("mistake", "blunder", "close") if line.endswith(f" - {_said(k)}")}
+        assert marks == ({d.mark} if d.mark else set()), line
+    assert "(mistakes: 1, blunders: 2)" in "\n".join(lines)
+
+
+def _said(mark: str) -> str:
+    from domeng.i18n import current
+
+    return current()(f"review.{mark}")
+
+
+def test_the_note_under_a_review_gives_the_thresholds_it_marks_by() -> None:
+    """Every language's note (under the terminal's review and the browser's) says the
+    losses the review marks a mistake and a blunder from, as that language writes them."""
+    from domeng.i18n import LANGUAGES, words
+
+    for code in LANGUAGES:
+        w = words(code)
+        note = w("coach.trust")
+        assert w.number(MISTAKE, 2) in note and w.number(BLUNDER, 2) in note, (code, note)
+
+
+def test_a_loss_s_uncertainty_is_its_gap_s_and_a_mark_is_judged_again_with_other_guesses() -> None:
+    """A decision's loss has the paired standard error of the played move's gap to the
+    best (the best move's own is 0); a move the first judgement marks is judged again with
+    other guesses, so that the second judgement's loss is not the first's."""
+    again = 0
+    for path in _records():
+        for seat in range(5):
+            for d in _decisions(path, seat):
+                assert d.best.gap_error == 0.0
+                assert d.gap_error == round(d.played.gap_error, 3)
+                if d.again is not None:
+                    again += 1
+                    assert d.again != (d.loss, d.gap_error), (path.name, seat, d.index)
+    assert again > 0  # the examples have marked moves
+
+
+def test_luck_and_skill_add_up_to_the_stones_received() -> None:
+    from domeng.bots.review import luck_and_skill
+
+    found = list(_decisions(_records()[0], 1))
+    for received in (0, 3, 17):
+        apart = luck_and_skill(received, found)
+        assert apart["decisions"] == pytest.approx(sum(d.loss for d in found), abs=1e-6)
+        assert apart["deal"] + apart["decisions"] == pytest.approx(received, abs=1e-6)
+
+
+def test_the_deal_s_part_of_losses_that_add_up_to_the_stones_received_is_zero(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Losses shown 1.52, 0.50, 2.30, 0.44 and 0.24 add up to 5.00: with 5 STONES received
+    the deal's part is 0.00, never -0.00 (their sum in floating point is 5.000000000000001)."""
+    import domeng.commands.review as review
+
+    monkeypatch.setattr(review, "stones_received", lambda recorded, seat: 5)
+    losses = (1.52, 0.5, 2.3, 0.44, 0.24)
+    found = [_reviewed_at(0.0, -loss, index=k) for k, loss in enumerate(losses)]
+    out = review.tell_review(load_recorded_game(_records()[0]), 1, "expert:fast", found)
+    assert "Total: 5.00 STONES" in out, out
+    assert "the STONES lost) 5.00, from the deal 0.00." in out, out

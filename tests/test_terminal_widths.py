@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from domeng.engine import Game
+from domeng.engine.standings import standings
 from domeng.i18n import LANGUAGES, Words, current, set_language, words
 from domeng.i18n.catalog import catalog
 from domeng.terminal.render import final_standings
@@ -112,6 +113,47 @@ def test_on_a_narrow_terminal_the_final_standings_keep_the_names(code: str) -> N
     # given the room, one table as before
     wide, _, _ = _standings_in(code, 80, told=80)
     assert sum(line.split()[1:2] == ["Besse"] for line in wide.splitlines()) == 1
+
+
+def _tables(text: str) -> int:
+    """How many tables the standings printed are (each has a heading row with "#")."""
+    return sum(line.lstrip().startswith("#") for line in text.splitlines())
+
+
+def _widest(text: str) -> int:
+    """The width of the widest table printed (a table's rows are padded to its width)."""
+    return max(terminal_width(line) for line in text.splitlines() if line.lstrip()[:1] == "#")
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_final_standings_are_one_table_whenever_it_fits(code: str) -> None:
+    """At every width where the two tables fit, the final standings are one table when
+    that one fits, else two: never a word cut, nor a line too long, and their title once.
+    The player's heading counts: in English "Player", wider than every name, was cut to
+    "Play…" at the one width where the names alone would have fitted."""
+    whole, _, w = _standings_in(code, 1000)
+    two, _, _ = _standings_in(code, 1000, told=0)
+    assert (_tables(whole), _tables(two)) == (1, 2)
+    needs, narrowest = _widest(whole), _widest(two)
+    title = w.count("play.final_standings", 2)
+    for width in range(narrowest, needs + 10):
+        text, _, _ = _standings_in(code, width, told=width)
+        assert _tables(text) == (1 if needs <= width else 2), (width, needs, text)
+        assert "…" not in text and text.count(title) == 1, (width, text)
+        assert all(terminal_width(line.rstrip()) <= width for line in text.splitlines()), text
+
+
+def test_the_winners_rows_of_the_final_standings_are_bold() -> None:
+    game = _two_rounds()
+    names = ["Andi", "Besse", "Cicci", "Daeng", "Emba"]
+    out = io.StringIO()
+    console = Console(file=out, width=120, force_terminal=True, color_system="standard")
+    console.print(final_standings(game, names, 120))
+    rows = [line for line in out.getvalue().splitlines() if any(n in line for n in names)]
+    ranks = {st.seat: st.rank for st in standings(game)}
+    for seat, name in enumerate(names):
+        (row,) = [line for line in rows[:5] if name in line]
+        assert ("\x1b[1m" in row) is (ranks[seat] == 1), (name, row)
 
 
 def test_the_final_standings_line_up_in_hindi() -> None:

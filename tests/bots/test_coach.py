@@ -219,3 +219,16 @@ def test_a_judgement_needs_the_seat_in_turn() -> None:
     other = (r.turn or 0) + 1
     with pytest.raises(ValueError, match="not in turn"):
         judge_position(view(r, other % 5), LEVEL)
+
+
+def test_moves_within_twice_their_gap_s_error_are_close() -> None:
+    """The coach calls two moves close, rather than name a reason, when the gap between
+    them is within twice its paired standard error; past that, not close."""
+    v = view(pass_position(), 2)
+    j = judge_position(v, LEVEL, seed=1)
+    best = j.moves[0]
+    for gap, error, close in ((0.3, 0.2, True), (0.3, 0.16, True), (0.3, 0.14, False)):
+        other = dataclasses.replace(j.moves[1], value=best.value - gap, gap_error=error)
+        judged = dataclasses.replace(j, moves=(best, other, *j.moves[2:]))
+        keys = [w.key for w in reasons(v, judged)]
+        assert (keys == ["close"]) is close, (gap, error, keys)

@@ -113,3 +113,28 @@ def test_hindsight_needs_a_seat_in_turn() -> None:
 
 LEVEL = Level("coach:causes", 5, 30.0)
 """A few play-outs: only the refusals are looked at here."""
+
+
+def _valued(values: list[tuple[float, float]]) -> _Tally:
+    """A tally holding the (weight, value) of each guess."""
+    t = _Tally()
+    t.values = values
+    t.mass = sum(w for w, _ in values)
+    return t
+
+
+def test_the_gap_s_error_is_paired_over_the_same_guesses() -> None:
+    """A move is played out in the same guesses as the best, so the standard error of its
+    gap to the best is that of the differences guess by guess: a move 1 stone worse in every
+    guess has its gap known exactly (0), however much the values themselves vary."""
+    best = _valued([(1.0, 0.0), (2.0, -3.0), (1.0, -1.0), (1.0, 2.0)])
+    worse = _valued([(w, x - 1.0) for w, x in best.values])
+    mv = worse.result(Move(0, End.RIGHT), best)
+    assert mv.value == pytest.approx(best.mean() - 1.0)
+    assert mv.error > 0.5 and mv.gap_error == pytest.approx(0.0)
+    # differences of 1, 0, 2 and 1 (weights 1, 2, 1, 1): their weighted mean 0.8, and
+    # the standard error of that mean
+    other = _valued([(1.0, -1.0), (2.0, -3.0), (1.0, -3.0), (1.0, 1.0)])
+    gap = other.result(Move(0, End.RIGHT), best)
+    spread = sum((w * (d - 0.8)) ** 2 for w, d in [(1, 1), (2, 0), (1, 2), (1, 1)])
+    assert gap.gap_error == pytest.approx(spread**0.5 / 5.0)

@@ -167,3 +167,19 @@ def test_a_fresh_install_s_leaderboard_shows_the_computer_levels_with_their_rati
         assert (pid in ids) is shown
         if shown:
             assert ids[0] == pid
+
+
+def test_a_level_with_the_games_for_the_board_is_on_it_once() -> None:
+    """Every computer level is on the leaderboard, whether it has played the board's
+    games or not, and each once."""
+    from domeng.history.recorder import computer_profiles
+    from domeng.server.history import LEADERBOARD_GAMES, leaderboard
+    from domeng.storage import MemoryStorage, StoredProfile
+    from domeng.storage.history import Figures
+
+    s = MemoryStorage()
+    played = Figures(30.0, 1.0, games=LEADERBOARD_GAMES, rounds=3 * LEADERBOARD_GAMES)
+    s.create_profile(StoredProfile("basic", "basic", "en", "computer", "computer", None, 0, played))
+    computer_profiles(s, ["random", "basic", "expert"], MINE, 0.0)
+    ids = [r["id"] for r in leaderboard(s)]
+    assert ids == ["basic", "expert", "random"]  # by rating: 30.0, 25 (new), 20.0

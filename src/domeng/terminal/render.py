@@ -352,7 +352,9 @@ def final_standings(game: Game, names: Sequence[str], width: int | None = None) 
     rich gave the rank and the names no room at all (50 columns)."""
     w = current()
     rows = game_figures(game)
-    name_width = max(cell_width(n) for n in names)
+    # the names' column is as wide as its widest name, or its heading when that is wider
+    # ("Player" over five-letter names: counted without it, 68 columns cut it, "Play…")
+    name_width = max(cell_width(n) for n in [w("summary.player"), *names])
     # A heading of several words takes two lines, split between words (rich, left to
     # fit 80 columns itself, narrowed them all alike and cut "Ontvang…"); the game's
     # words never wrap.
