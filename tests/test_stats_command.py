@@ -16,6 +16,7 @@ from jsonschema import Draft202012Validator
 from domeng.cli import main
 from domeng.engine.record import load_recorded_game
 from domeng.history.figures import round_figures
+from domeng.i18n import LANGUAGES, words
 from domeng.server.schema import protocol_schema
 from domeng.storage import SQLiteStorage
 
@@ -122,3 +123,23 @@ def test_a_computer_levels_name_is_not_a_player(data_dir: Path) -> None:
     # refused before the game is announced or a file named for it
     assert "Domeng:" not in r.output and "saved as it goes" not in r.output
     assert not list((data_dir / "games").glob("*.json"))
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_head_to_head_names_a_computer_opponent_by_the_ladder(code: str) -> None:
+    """The head-to-head table named a computer opponent by its technical name
+    (``expert:fast``), where the rest of the terminal says the ladder's ("Club player"):
+    every computer opponent is named as the ladder names it, in the player's language."""
+    kinds = ("random", "expert:fast")
+    for seed, kind in enumerate(kinds):
+        played = run("play", "--player", "Andi", "--seed", str(seed), "--opponents", kind,
+                     "--until", "rounds=1", "--pause", "0", input=CYCLE * 100)  # fmt: skip
+        assert played.exit_code == 0, played.output
+    doc = json.loads(run("stats", "Andi", "--json").output)
+    assert sorted(h["opponent"]["id"] for h in doc["head_to_head"]) == sorted(kinds)
+    page = run("--lang", code, "stats", "Andi")
+    assert page.exit_code == 0, page.output
+    heads = page.output[page.output.index(words(code)("stats.heads")) :]
+    for kind in kinds:
+        assert words(code)(f"ladder.{kind}") in heads, (kind, heads)
+        assert kind not in heads.replace("│", " ").split(), (kind, heads)

@@ -93,7 +93,7 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
         ]
         rows = [
             [
-                h["opponent"]["name"],
+                _opponent(h["opponent"]),
                 _n(h["rounds"]),
                 _n(h["stones_per_round"]),
                 _n(h["opponent_stones_per_round"]),
@@ -101,6 +101,12 @@ def _player(out: Console, doc: dict[str, Any]) -> None:
             for h in doc["head_to_head"]
         ]
         _print(out, fitted(columns, rows, out.width, title=w("stats.heads")))
+
+
+def _opponent(o: dict[str, Any]) -> str:
+    """An opponent as players know it: a computer level by the ladder's name ("Club
+    player", not ``expert:fast``), as the leaderboard and the table name it."""
+    return level_words(o["name"]) if o["kind"] == "computer" else str(o["name"])
 
 
 def _print(out: Console, tables: list[Table]) -> None:
