@@ -8,6 +8,7 @@ import io
 import random
 import re
 import unicodedata
+from itertools import takewhile
 from pathlib import Path
 
 import pytest
@@ -239,6 +240,63 @@ def test_the_hand_keeps_each_tile_beside_its_number_at_any_width(code: str) -> N
         set_language(previous.code)
 
 
+_CUT_TILE = re.compile(r"\[(?!\d\|\d\])|(?<!\[\d\|\d)\]")
+"""A bracket of a tile whose other half is on another line (``[6|`` / ``3]``)."""
+
+
+def _cut_tiles(lines: list[str]) -> list[str]:
+    """The lines with a tile cut in two: a line that ends inside a tile, or begins so."""
+    return [line for line in lines if _CUT_TILE.search(line)]
+
+
+def _long_line() -> Game:
+    """A round played until its line holds 16 tiles (80 cells of tiles, no space)."""
+    for seed in range(100):
+        game = Game()
+        rng = random.Random(seed)
+        game.deal(rng)
+        while not game.round.finished and len(game.round.line()) < 16:
+            game.play(rng.choice(game.legal_moves()))
+        if not game.round.finished:
+            return game
+    raise AssertionError("no round with a line of 16 tiles")
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_line_of_play_goes_on_between_tiles_at_any_width(code: str) -> None:
+    """The line of play (``[6|6][6|3]...``, no space in it) was cut by rich at the
+    terminal's exact width, a tile in two ("[6|" / "3]"): it goes on to the next line
+    between two tiles, every tile whole, every line within the width, the tiles in order."""
+    from domeng.terminal.render import line_text, status
+
+    game = _long_line()
+    seat = game.round.turn
+    assert seat is not None
+    view = game.view(seat)
+    names = ["Andi Mappasessu", "Besse", "Cicci", "Daeng", "Emba"]
+    previous = current()
+    set_language(code)
+    try:
+        label = words(code)("play.line")
+        for width in range(30, 121):
+            out = io.StringIO()
+            shown = status(view, names, ["", *["expert:fast"] * 4])
+            Console(file=out, width=width, color_system=None).print(shown)
+            lines = out.getvalue().splitlines()
+            assert not _cut_tiles(lines), (width, out.getvalue())
+            assert not _fits(lines, width), (width, out.getvalue())
+            start = next(k for k, line in enumerate(lines) if line.startswith(label))
+            shown = [lines[start]]  # and the lines of tiles it goes on to
+            shown += takewhile(
+                lambda line: re.fullmatch(r"(\[\d\|\d\])+", line.rstrip()), lines[start + 1 :]
+            )
+            told = "".join(re.findall(r"\[\d\|\d\]", "".join(shown)))
+            assert told == line_text(view.line), (width, out.getvalue())
+            assert "\u200b" not in out.getvalue()
+    finally:
+        set_language(previous.code)
+
+
 def _play(code: str, width: int, data: Path, answers: str) -> tuple[str, tuple[str, ...]]:
     """``domeng play --seed 5`` in ``code`` at ``width`` columns, answered ``answers``:
     what it printed, and the paths and commands it printed (kept whole)."""
@@ -349,6 +407,11 @@ def test_the_stats_tables_fit_with_every_word_whole(code: str, width: int, playe
 EXAMPLE = Path(__file__).parent.parent / "examples" / "02-ceki.json"
 
 
+def _words(text: str) -> list[str]:
+    """The words of ``text``, a line of tiles one word however it goes on to other lines."""
+    return re.sub(r"\]\s+\[", "][", text).split()
+
+
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_replay_and_review_tell_a_terminal_by_words(
@@ -357,8 +420,8 @@ def test_replay_and_review_tell_a_terminal_by_words(
     """``domeng replay`` and ``domeng review`` printed each sentence (a reason of the
     coach, a play told) on one line, for the terminal to cut anywhere: on a terminal they
     are put on lines by words, at its width; a row of a table laid out by hand and a
-    line of tiles (no space to break at) are left as they were; into a pipe or a file
-    every line stays whole, as before."""
+    line of tiles goes on between two tiles; into a pipe or a file every line stays
+    whole, as before."""
     from click.testing import CliRunner
 
     from domeng.cli import main
@@ -372,13 +435,12 @@ def test_replay_and_review_tell_a_terminal_by_words(
         monkeypatch.undo()
         assert shown.exit_code == 0, shown.output
         lines = shown.output.splitlines()
-        # left whole: a row of a table laid out by hand, and a line of tiles (one word)
-        wide = [
-            line
-            for line in _fits(lines, width)
-            if not output._TABLE_ROW.search(line.strip()) and " " in line.strip()
-        ]
+        # left whole: a row of a table laid out by hand; a line of tiles goes on to the
+        # next line between two tiles (it was left whole, for the terminal to cut)
+        wide = [line for line in _fits(lines, width) if not output._TABLE_ROW.search(line.strip())]
         assert not wide, shown.output
-        assert shown.output.split() == piped.output.split()  # the same words, none cut
+        assert not _cut_tiles(lines), shown.output
+        # the same words, none cut (tiles side by side, as on the line, counted as one)
+        assert _words(shown.output) == _words(piped.output)
         # a pipe still gets each sentence on a line of its own
         assert any(terminal_width(line) > 80 for line in piped.output.splitlines()), args

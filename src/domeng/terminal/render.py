@@ -7,6 +7,7 @@ Every text is in the terminal's language (:func:`domeng.i18n.current`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from rich._wrap import divide_line  # its words: widths.install() keeps NO_BREAK in one
@@ -43,7 +44,7 @@ from domeng.engine.tiles import HIGH, LOW, Tile, TileSet, pip_total, tiles_of
 from domeng.i18n import Words, current
 from domeng.i18n.catalog import catalog
 
-from .widths import NO_BREAK, cell_width, install, pad
+from .widths import NO_BREAK, TILE_BREAK, cell_width, install, pad
 
 install()  # rich measures Devanagari's vowel signs as terminals draw them
 
@@ -81,8 +82,10 @@ class Wrapped:
     command to type again) stays on one line, on the next one when it does not fit the
     rest of this one; one wider than the terminal is left alone on its line, for the
     terminal to break (copied, it is one line again). Words joined by a no-break space
-    (:func:`numbered`) stay together; it is printed as a plain space. A line's indent
-    (an event under the table) is kept on the lines it goes on to.
+    (:func:`numbered`) stay together; it is printed as a plain space. Tiles side by side
+    (the line of play, ``[6|6][6|3]``) go on to the next line between two tiles, never
+    inside one. A line's indent (an event under the table) is kept on the lines it goes
+    on to.
 
     >>> from io import StringIO
     >>> out = StringIO()
@@ -92,6 +95,11 @@ class Wrapped:
     >>> print(out.getvalue(), end="")
     Continue it with:
     domeng play --resume game.json
+    >>> out = StringIO()
+    >>> Console(file=out, width=24).print(Wrapped(Text("Line: [6|6][6|3][3|2][2|2]")))
+    >>> print(out.getvalue(), end="")
+    Line: [6|6][6|3][3|2]
+    [2|2]
     """
 
     def __init__(self, text: Text, whole: Sequence[str] = ()) -> None:
@@ -102,7 +110,10 @@ class Wrapped:
                 end = start + len(piece)
                 plain = plain[:start] + piece.replace(" ", NO_BREAK) + plain[end:]
                 start = plain.find(piece, end)
-        self.text = Text(plain, style=text.style, spans=list(text.spans), end="")
+        text = Text(plain, style=text.style, spans=list(text.spans), end="")
+        # a place to break between two tiles: the text divided there, joined again by it
+        between = [m.start() + 1 for m in _TOUCHING.finditer(plain)]
+        self.text = Text(TILE_BREAK, end="").join(text.divide(between)) if between else text
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Segment]:
         for paragraph in self.text.split("\n", allow_blank=True):
@@ -111,6 +122,7 @@ class Wrapped:
             body = paragraph[indent:]
             for line in body.divide(divide_line(body.plain, width, fold=False)):
                 line.rstrip()
+                line = Text().join(line.split(TILE_BREAK, allow_blank=True))  # spans kept
                 shown = Text(line.plain.replace(NO_BREAK, " "), style=line.style, spans=line.spans)
                 yield Segment(" " * indent)
                 yield from shown.render(console)
@@ -118,6 +130,10 @@ class Wrapped:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)
+
+
+_TOUCHING = re.compile(r"\](?=\[)")
+"""The end of a tile that another one follows with no space: ``[6|6][6|3]``."""
 
 
 def domino(t: Tile) -> str:
@@ -240,9 +256,9 @@ def status(v: SeatView, names: Sequence[str], kinds: Sequence[str]) -> Renderabl
     header = Text(
         w("play.header", n=v.number, stones=stones(v.table, w), camat=camat), style="cyan"
     )
-    line = Text(w("play.line") + " ", style="bold", overflow="fold")
+    line = Text(w("play.line") + " ", style="bold")
     line.append(line_text(v.line))
-    parts: list[RenderableType] = [header, table, line]
+    parts: list[RenderableType] = [header, table, Wrapped(line)]  # no tile cut in two
     if v.ends is not None:
         parts.append(Text(w("play.ends", left=v.ends[0], right=v.ends[1])))
     tiles = Text(w("play.your_tiles") + " ", style="bold")

@@ -16,13 +16,18 @@ combining mark of category Mn, such as ``ं``; two for a wide East Asian charac
 
 ``rich`` also broke a line at a no-break space (U+00A0), which Unicode's line breaking
 forbids (rich's issue 4196): :func:`install` makes it keep what :data:`NO_BREAK` joins on
-one line, as a tile and the number to type for it (``1)`` and ``[6|3]``).
+one line, as a tile and the number to type for it (``1)`` and ``[6|3]``); and it may
+break a line after a :data:`TILE_BREAK`, which takes no cell, as between two tiles of
+the line of play (``[6|6][6|3]``: a line with no space, which rich cut anywhere).
 
 >>> from rich.console import Console
 >>> from rich.text import Text
 >>> hand = Text(f"Hand: 1){NO_BREAK}[6|3]   2){NO_BREAK}[5|3]")
 >>> [line.plain.rstrip().replace(NO_BREAK, "~") for line in hand.wrap(Console(), 12)]
 ['Hand:', '1)~[6|3]', '2)~[5|3]']
+>>> line = Text(f"Line: [6|6]{TILE_BREAK}[6|3]{TILE_BREAK}[3|2]")
+>>> [line.plain.replace(TILE_BREAK, "") for line in line.wrap(Console(), 17)]
+['Line: [6|6][6|3]', '[3|2]']
 """
 
 from __future__ import annotations
@@ -36,14 +41,24 @@ import rich._wrap
 import rich.cells
 import rich.segment
 
-__all__ = ["NO_BREAK", "cell_width", "install", "pad"]
+__all__ = ["NO_BREAK", "TILE_BREAK", "cell_width", "install", "pad"]
 
 NO_BREAK = "\u00a0"
 """The no-break space: two words joined by it are never put on two lines."""
 
-_WORD = re.compile(rf"[^\S{NO_BREAK}]*[\S{NO_BREAK}]+[^\S{NO_BREAK}]*")
+TILE_BREAK = "\u200b"
+"""The zero-width space: a line may break after it, and it takes no cell (rich's own
+table gives it none; a terminal draws it as nothing). A place to break between two
+tiles of the line of play; :class:`domeng.terminal.render.Wrapped` puts it there and
+takes it out of what it prints."""
+
+_WORD = re.compile(
+    rf"[^\S{NO_BREAK}]*(?:(?:[^\s{TILE_BREAK}]|{NO_BREAK})+{TILE_BREAK}?|{TILE_BREAK})"
+    rf"[^\S{NO_BREAK}]*"
+)
 """A word as rich's wrapping takes it (``\\s*\\S+\\s*``, its spaces after it), a
-no-break space counted as part of the word rather than a place to break."""
+no-break space counted as part of the word rather than a place to break, and a word
+ended by a :data:`TILE_BREAK` too."""
 
 _original: Callable[..., int] = rich.cells.get_character_cell_size
 
