@@ -444,3 +444,24 @@ def test_replay_and_review_tell_a_terminal_by_words(
         assert _words(shown.output) == _words(piped.output)
         # a pipe still gets each sentence on a line of its own
         assert any(terminal_width(line) > 80 for line in piped.output.splitlines()), args
+
+
+def test_a_table_with_no_box_is_given_all_the_width_it_can_use() -> None:
+    """:func:`fitted` made room for borders a table with ``box=None`` does not draw: the
+    replay's figures in Indonesian, 77 columns, had their headings put on two lines in 80.
+    With no box, the table keeps its headings on one line whenever it fits."""
+    from domeng.terminal.tables import Column, fitted
+
+    columns = [Column("")] + [Column(h, "right") for h in ("STONES diterima", "Ronde won")]
+    columns.append(Column("MATTIKKENG", "right", no_wrap=True))
+    rows = [["Andi", "1", "12", "0"], ["Besse", "4", "0", "1"]]
+    natural = sum(cell_width(c.heading) + 2 for c in columns[1:]) + 5 + 2
+    for width in range(20, 60):
+        out = io.StringIO()
+        tables = fitted(columns, rows, width, box=None)
+        for table in tables:
+            Console(file=out, width=width, color_system=None).print(table)
+        lines = out.getvalue().splitlines()
+        assert not _fits(lines, width), (width, out.getvalue())
+        one_line = len(tables) == 1 and len(lines) == 1 + len(rows)
+        assert one_line == (width >= natural), (width, out.getvalue())

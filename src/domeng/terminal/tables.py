@@ -84,16 +84,19 @@ def fitted(
     """``rows`` (a text a column) in one table, or several one under the other, each at
     most ``width`` cells wide with no word cut: the first ``keys`` columns (what names a
     row) begin every table. ``title`` is the first table's; ``options`` go to each
-    :class:`rich.table.Table` (its box, its padding: ``(0, 1)`` is taken, the default).
-    Only a row's own columns wider than the width on their own are left to rich."""
+    :class:`rich.table.Table` (its box, its padding: ``(0, 1)`` is taken, the default;
+    with ``box=None`` there are no borders to make room for). Only a row's own columns
+    wider than the width on their own are left to rich."""
     cells = [[row[k] for row in rows] for k in range(len(columns))]
     least = [_least(c, cells[k]) for k, c in enumerate(columns)]
     most = [_most(c, cells[k]) for k, c in enumerate(columns)]
     body = [max([least[k], *(cell_width(cell) for cell in cells[k])]) for k in range(len(columns))]
 
+    border = 0 if "box" in options and options["box"] is None else 1
+
     def room(chosen: Sequence[int]) -> int:
         # a column's padding (1 either side) and border (1), and the last border
-        return sum(least[k] + 3 for k in chosen) + 1
+        return sum(least[k] + 2 + border for k in chosen) + border
 
     key_columns = list(range(keys))
     groups: list[list[int]] = []
