@@ -446,6 +446,54 @@ def test_replay_and_review_tell_a_terminal_by_words(
         assert any(terminal_width(line) > 80 for line in piped.output.splitlines()), args
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_the_replay_s_figures_over_the_game_fit_the_terminal(code: str) -> None:
+    """``domeng replay``'s table of the figures over the game was laid out by hand, 86
+    columns wide in Indonesian, for the terminal to break: at every width from 40 to 120
+    it fits, in one table where it can (80 columns, every language), else in tables one
+    under the other, each row named again; every figure under its heading, every word
+    of the headings whole."""
+    from domeng.commands.output import wrapped
+    from domeng.commands.replay import tell
+    from domeng.engine.record import load_recorded_game
+    from domeng.engine.standings import standings
+
+    recorded = load_recorded_game(Path(__file__).parent.parent / "examples" / "10-camat.json")
+    names = list(recorded.players)
+    figures = {
+        names[st.seat]: [st.received, st.rounds_won, st.ceki, st.pollo, st.manguno, st.mattikkeng]
+        for st in standings(recorded.game)
+    }
+    w = words(code)
+    headings = [w("standings.received"), w("standings.rounds_won")]
+    headings += ["CEKI", "POLLO", "MANGUNO", "MATTIKKENG"]
+    previous = current()
+    set_language(code)
+    try:
+        for width in [None, *range(40, 121)]:
+            told = tell(recorded.game, recorded.players, recorded.stand_ins, width)
+            shown = (wrapped(told, width) if width else told).splitlines()
+            start = shown.index(w("replay.over_the_game"))
+            part = shown[start + 1 : start + 1 + next(
+                k for k, line in enumerate(shown[start + 1 :]) if not line.startswith(" ")
+            )]  # fmt: skip
+            if width is not None:
+                assert not _fits(part, width), (width, "\n".join(part))
+            rows = [line.split() for line in part if line.split()[0] in figures]
+            for name, values in figures.items():  # every figure, in its order
+                cells = [cell for row in rows if row[0] == name for cell in row[1:]]
+                assert cells == [str(v) for v in values], (width, name, "\n".join(part))
+            said = " ".join(part).split()
+            for heading in headings:  # its words whole
+                assert set(heading.split()) <= set(said), (width, heading, "\n".join(part))
+            assert "…" not in " ".join(part)
+            tables = len(rows) // len(figures)
+            if width is None or width >= 80:
+                assert tables == 1, (width, "\n".join(part))
+    finally:
+        set_language(previous.code)
+
+
 def test_a_table_with_no_box_is_given_all_the_width_it_can_use() -> None:
     """:func:`fitted` made room for borders a table with ``box=None`` does not draw: the
     replay's figures in Indonesian, 77 columns, had their headings put on two lines in 80.

@@ -8,6 +8,7 @@ nothing on standard output, and exits with status 2.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import click
 from rich.cells import cell_len
+from rich.console import Console
 
 from domeng.account import (
     describe,
@@ -24,7 +26,7 @@ from domeng.account import (
     standings_sentence,
     stones,
 )
-from domeng.commands.output import echo_all, fail
+from domeng.commands.output import echo_all, fail, terminal_width
 from domeng.engine.events import CamatElected, Event, Passed, Played, RoundEnded, StonesMoved
 from domeng.engine.game import Game
 from domeng.engine.moves import SEATS, End
@@ -41,6 +43,7 @@ from domeng.engine.tiles import HIGH, LOW, TileSet, pip_total, tile_name, tiles_
 from domeng.i18n import Words, current
 from domeng.i18n.errors import say_error
 from domeng.terminal.render import bare_name, full_stop, pad, person_seat, seat_label
+from domeng.terminal.tables import Column, fitted
 
 EXIT_INVALID = 2
 """Exit status for an invalid record (record.md)."""
@@ -230,9 +233,12 @@ _FIGURES = (
 )
 
 
-def _tell_standings(game: Game, names: Sequence[str], width: int, you: int | None) -> list[str]:
+def _tell_standings(
+    game: Game, names: Sequence[str], width: int, you: int | None, terminal: int | None
+) -> list[str]:
     """The standings of the game so far: the rank order (most CAMAT titles, then fewest
-    stones, then fewest received), who leads, and every player's figures over the game."""
+    stones, then fewest received), who leads, and every player's figures over the game
+    (a table that fits ``terminal`` columns; None: a pipe or a file, one table)."""
     w = current()
     title = _standings_title(game, w)
     out = [title, "=" * cell_len(title)]
@@ -250,19 +256,35 @@ def _tell_standings(game: Game, names: Sequence[str], width: int, you: int | Non
         return out
     leads = standings_sentence(table, names, over=False, w=w, you=you)
     out.append(full_stop(leads))
-    figures = [w(k) if "." in k else k for k in _FIGURES]
-    out += [w("replay.over_the_game"), f"  {pad('', width)}  " + "  ".join(figures)]
-    for st in table:
-        values = (st.received, st.rounds_won, st.ceki, st.pollo, st.manguno, st.mattikkeng)
-        cells = "  ".join(
-            pad(str(v), cell_len(h), right=True) for v, h in zip(values, figures, strict=True)
-        )
-        out.append(f"  {pad(names[st.seat], width)}  {cells}")
+    out.append(w("replay.over_the_game"))
+    # the game's words never wrap; the others' headings may go on two lines, between
+    # words; what still does not fit the terminal goes to a table under the first, each
+    # row named again (86 columns in Indonesian, laid out by hand, broke in 80)
+    columns = [Column("")]
+    columns += [Column(w(k), "right") if "." in k else Column(k, "right", True) for k in _FIGURES]
+    rows = [
+        [names[st.seat]]
+        + [str(n) for n in (st.received, st.rounds_won, st.ceki, st.pollo, st.manguno)]
+        + [str(st.mattikkeng)]
+        for st in table
+    ]
+    shown = io.StringIO()
+    console = Console(file=shown, width=terminal or _UNLIMITED, color_system=None)
+    for part in fitted(columns, rows, terminal or _UNLIMITED, box=None):
+        console.print(part)
+    out += [line.rstrip() for line in shown.getvalue().splitlines()]
     return out
 
 
-def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
-    """The game told for people, round by round, with the standings at the end.
+_UNLIMITED = 10_000
+"""The width a table is laid out in for a pipe or a file: all of it on one line."""
+
+
+def tell(
+    game: Game, players: Sequence[str], stand_ins: StandIns = (), width: int | None = None
+) -> str:
+    """The game told for people, round by round, with the standings at the end; its
+    table fits ``width`` columns (a terminal's; None: a pipe or a file).
 
     ``stand_ins`` (per round, the indices in ``Round.plays`` of a stand-in's plays, as
     :class:`~domeng.engine.record.RecordedGame` has them): those plays are told as
@@ -272,7 +294,7 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     # each seat named once as the table showed it ("Besse (Club player)"), then by its
     # name alone, as the browser's replay does
     names = [bare_name(n) for n in players]
-    width = max(cell_len(n) for n in [*names, w("replay.unused"), w("replay.table")])
+    name_width = max(cell_len(n) for n in [*names, w("replay.unused"), w("replay.table")])
     v = game.variants
     variants = w(
         "play.variants",
@@ -289,8 +311,8 @@ def tell(game: Game, players: Sequence[str], stand_ins: StandIns = ()) -> str:
     for i, r in enumerate(game.rounds):
         out.append("")
         marked = stand_ins[i] if i < len(stand_ins) else frozenset[int]()
-        out += _tell_round(game, r, names, width, marked, you)
-    out += ["", *_tell_standings(game, names, width, you)]
+        out += _tell_round(game, r, names, name_width, marked, you)
+    out += ["", *_tell_standings(game, names, name_width, you, terminal=width)]
     nxt = game.next_starter()
     if nxt is not None:
         key = "replay.you_next_to_start" if nxt == you else "replay.next_to_start"
@@ -326,7 +348,7 @@ def command(record: Path, as_json: bool) -> None:
         if as_json:
             text = format_summary(replay_summary(game))
         else:
-            text = tell(game, recorded.players, recorded.stand_ins)
+            text = tell(game, recorded.players, recorded.stand_ins, terminal_width())
     except RecordError as exc:
         fail("replay", say_error(exc), EXIT_INVALID)
         return
