@@ -265,3 +265,47 @@ def test_the_review_s_losses_agree_with_its_values_as_shown(page: Any, service: 
       return [shownLoss(one), shownLoss(two), shownTotal({ decisions: [one, two] })];
     }""")
     assert got == [0.1, 0.12, 0.22]
+
+
+def test_the_replay_counts_in_the_coach_s_plays_in_every_language() -> None:
+    # the replay said "Step 5 of 20" beside the coach's "Play 6": both now count plays,
+    # with the coach's own word for one, and say that the play shown is the next one
+    for lang in LANGS:
+        doc = json.loads((WEB / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        play = doc["coach"]["decision"].split("{n}")[0].strip().lower()  # "play", "giliran"
+        for text in (doc["replay.step"], doc["replay.step_deal"], doc["coach"]["next_play"]):
+            assert play in text.lower(), (lang, text)
+
+
+def test_the_replay_s_count_and_the_coach_s_play_agree_at_every_step(
+    page: Any, service: Any
+) -> None:
+    # at every step of a round watched from one seat: "After play n of N" (the deal at
+    # the start), and where the panel shows the seat's decision, it is play n + 1, the
+    # next, said so above it
+    computers = [{"kind": "computer", "level": "random"}] * 5
+    done = service.post("/api/tables", {"seats": computers, "pace_ms": 0, "end": {"rounds": 1}})
+    service.wait_for(lambda: service.get(f"/api/tables/{done['id']}")["status"] == "finished")
+    en = json.loads((WEB / "i18n" / "en.json").read_text(encoding="utf-8"))
+    page.goto(f"{service.base}/?lang=en#/replay/{done['id']}")
+    page.wait_for_selector("svg.board")
+    page.select_option("[data-view-from]", "0")
+    reviewed = "[data-coach-panel] > p:not([data-reviewing]), [data-coach-panel] [data-decision]"
+    page.wait_for_selector(reviewed, timeout=60_000)
+    total = int(page.locator(".step-range").get_attribute("max") or 0)
+    assert total > 0
+    decisions = 0
+    for n in range(total + 1):
+        page.wait_for_function(f"document.querySelector('.step-range').value === '{n}'")
+        label = page.locator(".step-no").inner_text()
+        said = en["replay.step_deal"] if n == 0 else en["replay.step"].replace("{n}", str(n))
+        assert label == said.replace("{total}", str(total))
+        shown = page.locator("[data-coach-panel] [data-next-play]")
+        if shown.count():
+            decisions += 1
+            assert shown.locator("p.next-play").inner_text() == en["coach"]["next_play"]
+            head = shown.locator(".decision-head").inner_text()
+            assert head.startswith(f"Play {n + 1}:"), (label, head)
+        if n < total:
+            page.click('[data-step="next"]')
+    assert decisions >= 2  # seat 0's plays of the round

@@ -347,26 +347,35 @@ def test_the_stones_chart_ends_where_the_final_standings_do(page: Any, service: 
     assert none_played == [[0, 0, 0, 0, 0]] and unknown == [[5, 2, 2, 4, 2]]
 
 
-def test_no_stones_chart_before_a_stone_has_moved(page: Any, service: Service) -> None:
-    # a game its host ended in the first round, before any PASS: the chart drew five
-    # players level at 0; with a stone moved it is drawn
+def test_no_stones_chart_before_a_round_has_finished_or_a_stone_has_moved(
+    page: Any, service: Service
+) -> None:
+    # a game its host ended in the first round drew five players level at 0 (before any
+    # PASS), or one point, four players at 0 (after a PASS): the chart is of the rounds
+    # finished, and is drawn once one has finished and a stone has moved
     seats = [{"kind": "person", "name": "Ana"}, {"kind": "person", "open": True}]
-    table_id = service.post("/api/tables", {"seats": [*seats, *[COMPUTER] * 3]})["id"]
+    unfinished = service.post("/api/tables", {"seats": [*seats, *[COMPUTER] * 3]})["id"]
+    computers = [{"kind": "computer", "level": "random"}] * 5
+    done = service.post("/api/tables", {"seats": computers, "pace_ms": 0, "end": {"rounds": 1}})
+    service.wait_for(lambda: service.get(f"/api/tables/{done['id']}")["status"] == "finished")
+    moved = any(any(r) for r in service.get(f"/api/tables/{done['id']}/stones")["stones"])
+    assert moved  # a round of five random players without a PASS would be rare
     page.goto(f"{service.base}/")
     page.wait_for_selector("body[data-ready=true]")
     got = page.evaluate(
-        """async (id) => {
+        """async ([unfinished, done]) => {
       const { stonesChart } = await import("/web/js/gamechart.js");
       const names = ["Ana", "Budi", "Cicci", "Daeng", "Emba"];
-      const level = stonesChart(id, names, [0, 0, 0, 0, 0]);
-      const moved = stonesChart(id, names, [1, 0, 0, 0, 0]);
-      document.body.append(level, moved);
+      const finals = [[0, 0, 0, 0, 0], [1, 0, 0, 0, 0], [3, 2, 0, 0, 1]];
+      const charts = [...finals.map((f) => stonesChart(unfinished, names, f)),
+                      stonesChart(done, names, null)];
+      document.body.append(...charts);
       await new Promise((done) => setTimeout(done, 1500));
-      return [!!level.querySelector("svg"), !!moved.querySelector("svg")];
+      return charts.map((c) => !!c.querySelector("svg"));
     }""",
-        table_id,
+        [unfinished, done["id"]],
     )
-    assert got == [False, True]
+    assert got == [False, False, False, True]
 
 
 @pytest.mark.parametrize("phone", [False, True])

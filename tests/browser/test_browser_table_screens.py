@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .playing import play_round, step
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "domeng" / "web"
@@ -497,38 +499,47 @@ def test_end_captions_stay_off_the_line_and_names_fit_their_plates(page: Any, se
     assert page.evaluate(BOARD_CHECK) == []
 
 
-TURN_MARKS = """async () => {
-  const { drawBoard } = await import("/web/js/board.js");
+TURN_MARKS = """async (width) => {
+  // each seat in turn in its turn: its plate and both its marks on the felt, inside the
+  // felt's edge and the screen, the board as wide as the screen (less the page's margin)
+  const { drawBoard, layoutFor } = await import("/web/js/board.js");
+  const layout = layoutFor(width);
   const cut = [];
-  for (const layout of ["wide", "tall"]) {
-    for (let turn = 0; turn < 5; turn++) {
-      const view = { line: [[6, 6]], plays: [{ seat: 0, tile: "6-6", end: "right" }],
-                     ends: [6, 6], turn, hand_counts: [4, 5, 5, 5, 5], stones: [0, 0, 0, 0, 0],
-                     table: 25, camat: null, titles: [0, 0, 0, 0, 0], lacking: null };
-      const svg = drawBoard({ layout, me: 0, names: ["Andi", "Besse", "Cicci", "Daeng", "Ana"],
-                              view, hand: null, playable: new Set(), myTurn: false,
-                              selected: null, endChoices: null, fresh: new Set(), faces: null,
-                              presence: null, onTile: () => {}, onEnd: () => {} });
-      svg.style.width = layout === "wide" ? "1000px" : "390px";
-      document.body.appendChild(svg);
-      const board = svg.getBoundingClientRect();
-      const marks = [...svg.querySelectorAll(".turn-mark")];
-      if (!marks.length) cut.push([layout, turn, "no mark"]);
-      for (const m of marks) {
-        const r = m.getBoundingClientRect();
-        if (r.left < board.left - 0.5 || r.right > board.right + 0.5) cut.push([layout, turn]);
-      }
-      svg.remove();
+  for (let turn = 0; turn < 5; turn++) {
+    const view = { line: [[6, 6]], plays: [{ seat: 0, tile: "6-6", end: "right" }],
+                   ends: [6, 6], turn, hand_counts: [4, 5, 5, 5, 5], stones: [0, 0, 0, 0, 0],
+                   table: 25, camat: null, titles: [0, 0, 0, 0, 0], lacking: null };
+    const svg = drawBoard({ layout, me: 0, names: ["Andi", "Besse", "Cicci", "Daeng", "Ana"],
+                            view, hand: null, playable: new Set(), myTurn: false,
+                            selected: null, endChoices: null, fresh: new Set(), faces: null,
+                            presence: null, onTile: () => {}, onEnd: () => {} });
+    svg.style.cssText = `position: absolute; left: 6px; top: 0; width: ${width - 12}px`;
+    document.body.appendChild(svg);
+    const felt = svg.querySelector(".felt-edge").getBoundingClientRect();
+    const plate = svg.querySelector(".seat.turn");
+    const marks = [...plate.querySelectorAll(".turn-mark")];
+    if (marks.length !== 2) cut.push([layout, turn, `${marks.length} marks`]);
+    for (const part of [plate.querySelector(".plate"), ...marks]) {
+      const r = part.getBoundingClientRect();
+      const inside = r.left >= felt.left - 0.5 && r.right <= felt.right + 0.5
+        && r.top >= felt.top - 0.5 && r.bottom <= felt.bottom + 0.5
+        && r.left >= 0 && r.right <= window.innerWidth;
+      const where = [Math.round(r.left), Math.round(r.right)];
+      if (!inside) cut.push([layout, turn, part.getAttribute("class"), ...where]);
     }
+    svg.remove();
   }
   return cut;
 }"""
 
 
-def test_the_turn_s_marks_stay_on_the_board(page: Any, service: Any) -> None:
+@pytest.mark.parametrize("width", [320, 360, 390, 414, 1280])
+def test_the_turn_s_marks_stay_on_the_board(page: Any, service: Any, width: int) -> None:
     # on a phone the mark beside the plate of a seat at the board's right edge was cut
+    # off (then dropped, leaving one mark): whoever is in turn has both, on the felt
+    page.set_viewport_size({"width": width, "height": 844})
     start_page(page, service.base)
-    assert page.evaluate(TURN_MARKS) == []
+    assert page.evaluate(TURN_MARKS, width) == []
 
 
 def test_addresses_of_nothing_say_so_plainly(page: Any, service: Any, console: Any) -> None:

@@ -11,10 +11,10 @@ const LAYOUTS = {
     h: 660,
     seats: [
       [120, 598],
-      [96, 330],
+      [112, 330],
       [290, 68],
       [710, 68],
-      [904, 330],
+      [888, 330],
     ],
     hand: [560, 586],
     box: { left: 228, right: 772, cy: 318, top: 140, bottom: 540 },
@@ -27,10 +27,10 @@ const LAYOUTS = {
     h: 870,
     seats: [
       [300, 680],
-      [86, 584],
+      [112, 584],
       [150, 70],
       [450, 70],
-      [514, 584],
+      [488, 584],
     ],
     hand: [300, 800],
     box: { left: 68, right: 532, cy: 330, top: 130, bottom: 620 },
@@ -143,10 +143,10 @@ function seatPanel(o) {
   const g = el("g", { class: `seat${turn ? " turn" : ""}${self ? " self" : ""}`, "data-seat": o.seat, transform: `translate(${x} ${y})` });
   g.appendChild(el("rect", { x: -w / 2, y: -h / 2, width: w, height: h, rx: 14, class: "plate" }));
   if (turn) {
-    // a mark on either side, each where the board has room for it (on a phone a plate
-    // at the board's edge had its outer mark cut in half)
-    if (o.boardWidth === undefined || x - w / 2 - 16 >= 0) g.appendChild(el("path", { d: `M ${-w / 2 - 16} -8 l 12 8 l -12 8 z`, class: "turn-mark" }));
-    if (o.boardWidth === undefined || x + w / 2 + 16 <= o.boardWidth) g.appendChild(el("path", { d: `M ${w / 2 + 16} -8 l -12 8 l 12 8 z`, class: "turn-mark" }));
+    // a mark on either side: the side seats stand far enough in (LAYOUTS) for both to
+    // lie on the felt, inside its edge (at the board's edge the outer one was cut off)
+    g.appendChild(el("path", { d: `M ${-w / 2 - 16} -8 l 12 8 l -12 8 z`, class: "turn-mark" }));
+    g.appendChild(el("path", { d: `M ${w / 2 + 16} -8 l -12 8 l 12 8 z`, class: "turn-mark" }));
   }
   const fitted = fitName(name, w - 14);
   const label = text(0, -h / 2 + 20, fitted.text, { class: "seat-name", "text-anchor": "middle", style: `font-size: ${fitted.size}px` });
@@ -405,7 +405,6 @@ export function drawBoard(o) {
         x,
         y,
         width: r === 1 || r === 4 ? 164 : 176,
-        boardWidth: L.w,
         name: o.names[seat],
         count: showHand ? null : v.hand_counts[seat],
         faces: o.faces && !showHand ? o.faces[seat] : null,

@@ -35,9 +35,10 @@ export function stonesChart(tableId, names, final = null) {
   Promise.all([stonesOf(tableId), import("./charts.js")])
     .then(([doc, { lineChart }]) => {
       const rounds = stonesByRound(doc.stones, final);
-      // nothing to draw before a stone has moved (a game ended in its first round with
-      // no PASS drew five players level at 0)
-      if (!rounds.length || rounds.every((r) => r.every((n) => n === 0))) return;
+      // nothing to draw before a round has finished (a game closed in its first round
+      // drew one point, the players level at 0 but for a PASS or two: the standings
+      // above say as much) or a stone has moved (five players level at 0)
+      if (!doc.stones.length || rounds.every((r) => r.every((n) => n === 0))) return;
       const title = t("players.stones_over_rounds");
       box.appendChild(h("h3", { html: termify(title) }));
       const series = names.map((name, seat) => ({ name, points: rounds.map((r) => r[seat]) }));

@@ -13,6 +13,14 @@ import { trackerElement } from "./tracker.js";
 import { h, summaryElement } from "./summary.js";
 import { showApiError } from "./ui.js";
 
+/**
+ * Where a round's replay stands, counted in plays (tiles laid on the line) as the coach's
+ * "Play n" counts them: "After play 5 of 20", "The deal, before play 1 of 20".
+ */
+export function stepText(n, total) {
+  return n === 0 ? t("replay.step_deal", { total }) : t("replay.step", { n, total });
+}
+
 export function replayPage(root, source) {
   const st = { data: null, round: 0, step: 0, timer: null, error: null, seat: null, trackerOpen: null };
   root.innerHTML = `
@@ -157,7 +165,7 @@ export function replayPage(root, source) {
     if (!st.data) {
       // the bar as it will be (a round, a step, whose view), so that it keeps its height
       q(".round-select").replaceChildren(h("option", { text: t("replay.round_n", { n: 1 }) }));
-      q(".step-no").textContent = t("replay.step", { n: 0, total: 0 });
+      q(".step-no").textContent = stepText(0, 0);
       q(".seat-label").textContent = ct("view_from");
       q(".seat-select").replaceChildren(h("option", { value: "", text: ct("everyone") }));
       waiting(t("status.connecting"));
@@ -191,8 +199,8 @@ export function replayPage(root, source) {
     const range = q(".step-range");
     range.max = String(all.length - 1);
     range.value = String(st.step);
-    range.setAttribute("aria-label", t("replay.step", { n: st.step, total: all.length - 1 }));
-    q(".step-no").textContent = t("replay.step", { n: st.step, total: all.length - 1 });
+    range.setAttribute("aria-label", stepText(st.step, all.length - 1));
+    q(".step-no").textContent = stepText(st.step, all.length - 1);
     const plays = all.slice(1, st.step + 1).map((x) => x.play);
     const view = {
       line: s.line,
@@ -236,7 +244,9 @@ export function replayPage(root, source) {
       const d = doc ? doc.decisions.find((x) => x.index === st.step) : null;
       let body;
       if (!doc) body = h("p", { class: "muted", "data-reviewing": "", text: ct("reviewing") });
-      else if (d) body = h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })]);
+      // the decision still to be made at the position shown (after play n, play n + 1):
+      // said so, beside "After play n" (it stood beside "Step n" and read as one too many)
+      else if (d) body = h("div", { "data-next-play": "" }, [h("p", { class: "muted next-play", text: ct("next_play") }), h("ol", { class: "decisions" }, [decisionElement(d, names, { beliefs: true, seat: one })])]);
       else body = h("p", { class: "muted", text: ct("no_decision", { who: names[one], n: doc.decisions.length, stones: numberText(shownTotal(doc), 2) }) });
       // the tile tracker as it stood for this seat: the line and its own hand; folded on a
       // phone at first (the coach's words and the board come first there), then as the
