@@ -256,6 +256,16 @@ def _tell_standings(
         return out
     leads = standings_sentence(table, names, over=False, w=w, you=you)
     out.append(full_stop(leads))
+    if terminal is None:  # a pipe or a file: the rows as they always were, for programs
+        figures = [w(k) if "." in k else k for k in _FIGURES]
+        out += [w("replay.over_the_game"), f"  {pad('', width)}  " + "  ".join(figures)]
+        for st in table:
+            values = (st.received, st.rounds_won, st.ceki, st.pollo, st.manguno, st.mattikkeng)
+            cells = "  ".join(
+                pad(str(v), cell_len(h), right=True) for v, h in zip(values, figures, strict=True)
+            )
+            out.append(f"  {pad(names[st.seat], width)}  {cells}")
+        return out
     out.append(w("replay.over_the_game"))
     # the game's words never wrap; the others' headings may go on two lines, between
     # words; what still does not fit the terminal goes to a table under the first, each
