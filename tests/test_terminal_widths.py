@@ -471,8 +471,10 @@ def test_the_replay_s_figures_over_the_game_fit_the_terminal(code: str) -> None:
     set_language(code)
     try:
         for width in [None, *range(40, 121)]:
-            told = tell(recorded.game, recorded.players, recorded.stand_ins, width)
-            shown = (wrapped(told, width) if width else told).splitlines()
+            told = tell(recorded.game, recorded.players, recorded.stand_ins, width).split("\n")
+            # from the table's title on (the sentences before it are wrapped elsewhere)
+            told = told[told.index(w("replay.over_the_game")) :]
+            shown = (wrapped("\n".join(told), width) if width else "\n".join(told)).splitlines()
             start = shown.index(w("replay.over_the_game"))
             part = shown[start + 1 : start + 1 + next(
                 k for k, line in enumerate(shown[start + 1 :]) if not line.startswith(" ")
