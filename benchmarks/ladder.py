@@ -54,12 +54,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # trials.py, beside this script
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # trials.py, decisions.py beside it
+from decisions import seat_decisions
 from domeng.bots import Player, make_player
 from domeng.bots.coach import judge_position
 from domeng.bots.levels import LADDER, Level
 from domeng.bots.rollout import move_values
-from domeng.engine import SEATS, Game, Move, Round, SeatView, view
+from domeng.engine import SEATS, Game, Move, Round, SeatView
 from domeng.sim.stats import cluster_mean_ci, interval_json
 from trials import SpecError, parse_spec
 
@@ -131,30 +132,18 @@ def play_game(job: tuple[tuple[str, ...], int, tuple[str, ...], int, int, int, i
     gains = [[0.0] * len(levels) for _ in judges]
     same = [0] * len(levels)
     decisions = 0
-    game = Game()
-    for _ in range(rounds):
-        r = game.deal(deals)
-        while r.turn is not None:
-            seat = r.turn
-            legal = r.legal_moves()
-            if len(legal) == 1:
-                r.play(legal[0])
-                continue
-            v = view(r, seat)
-            if seat != SEAT:
-                r.play(others[seat].choose(v))
-                continue
-            moves = [p.choose(v) for p in asked]
-            hint = basic.choose(v)
-            decisions += 1
-            for j, name in enumerate(judges):
-                values = _values(name, r, v, playouts, judge)
-                for i, m in enumerate(moves):
-                    gains[j][i] += values[m] - values[hint]
+    for r, v in seat_decisions(Game(), deals, rounds, others, SEAT):
+        moves = [p.choose(v) for p in asked]
+        hint = basic.choose(v)
+        decisions += 1
+        for j, name in enumerate(judges):
+            values = _values(name, r, v, playouts, judge)
             for i, m in enumerate(moves):
-                if i and m == moves[i - 1]:
-                    same[i] += 1
-            r.play(moves[played])
+                gains[j][i] += values[m] - values[hint]
+        for i, m in enumerate(moves):
+            if i and m == moves[i - 1]:
+                same[i] += 1
+        r.play(moves[played])
     return GameSums(rounds, decisions, tuple(tuple(g) for g in gains), tuple(same))
 
 

@@ -44,12 +44,15 @@ import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # decisions.py, beside this script
+from decisions import seat_decisions
 from domeng.bots import make_player, player_names
 from domeng.bots.coach import judge_position
 from domeng.bots.levels import LEVELS
 from domeng.bots.rollout import move_values
-from domeng.engine import SEATS, Game, view
+from domeng.engine import SEATS, Game
 from domeng.sim.stats import interval_json
 
 SEAT = 0
@@ -98,46 +101,35 @@ def play_game(job: tuple[str, int, int, int, int, Lean | None]) -> list[Decision
     player = make_player(player_name, seat_seed(seed, game_index, SEAT))
     shadow = make_player("basic", seat_seed(seed, game_index, SEAT))
     others = [make_player("basic", seat_seed(seed, game_index, s)) for s in range(SEATS)]
-    game = Game()
     out: list[Decision] = []
-    for _ in range(rounds):
-        r = game.deal(deals)
-        while r.turn is not None:
-            seat = r.turn
-            legal = r.legal_moves()
-            if len(legal) == 1:
-                r.play(legal[0])
-                continue
-            if seat != SEAT:
-                r.play(others[seat].choose(view(r, seat)))
-                continue
-            v = view(r, seat)
-            hint = shadow.choose(v)
-            leans = False
-            if lean is None:
-                chosen = player.choose(v)
-            else:  # the expert's own judgement (its move), and how far basic's is from it
-                judged = judge_position(v, LEVELS[player_name])
-                chosen = judged.best.move
-                hinted = judged.of(hint)
-                leans = (
-                    hint != chosen
-                    and judged.best.value - hinted.value <= lean.margin * hinted.gap_error
-                    and (r.hands[seat].bit_count() >= lean.hand or r.ends is None)
-                )
-            values = move_values(r, seat, playouts, judge)
-            out.append(
-                Decision(
-                    hand=r.hands[seat].bit_count(),
-                    opening=r.ends is None,
-                    chosen=values[chosen],
-                    basic=values[hint],
-                    best=max(values.values()),
-                    same=chosen == hint,
-                    lean=leans,
-                )
+    for r, v in seat_decisions(Game(), deals, rounds, others, SEAT):
+        seat = v.seat
+        hint = shadow.choose(v)
+        leans = False
+        if lean is None:
+            chosen = player.choose(v)
+        else:  # the expert's own judgement (its move), and how far basic's is from it
+            judged = judge_position(v, LEVELS[player_name])
+            chosen = judged.best.move
+            hinted = judged.of(hint)
+            leans = (
+                hint != chosen
+                and judged.best.value - hinted.value <= lean.margin * hinted.gap_error
+                and (r.hands[seat].bit_count() >= lean.hand or r.ends is None)
             )
-            r.play(chosen)
+        values = move_values(r, seat, playouts, judge)
+        out.append(
+            Decision(
+                hand=r.hands[seat].bit_count(),
+                opening=r.ends is None,
+                chosen=values[chosen],
+                basic=values[hint],
+                best=max(values.values()),
+                same=chosen == hint,
+                lean=leans,
+            )
+        )
+        r.play(chosen)
     return out
 
 
